@@ -1,0 +1,180 @@
+//! The commands that never open a window: `run` and `check` (and `bench`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::scene::{self, MethodDef, Scene};
+use crate::solver::World;
+
+/// Options of `catenary run` that override the scene's `solver` section.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// `--method`.
+    pub method: Option<MethodDef>,
+    /// `--substeps`.
+    pub substeps: Option<u32>,
+    /// `--iterations`.
+    pub iterations: Option<u32>,
+    /// `--dt` (s).
+    pub dt: Option<f32>,
+    /// `--damping` (kg/s).
+    pub damping: Option<f32>,
+}
+
+impl Overrides {
+    fn apply(&self, scene: &mut Scene) {
+        let s = &mut scene.solver;
+        s.method = self.method.unwrap_or(s.method);
+        s.substeps = self.substeps.unwrap_or(s.substeps);
+        s.iterations = self.iterations.unwrap_or(s.iterations);
+        s.dt = self.dt.unwrap_or(s.dt);
+        s.damping = self.damping.unwrap_or(s.damping);
+    }
+}
+
+/// What `catenary run` writes where.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Frames to simulate.
+    pub frames: u64,
+    /// CSV output file.
+    pub out: Option<PathBuf>,
+    /// Write every K-th frame (and the last); None = only the last.
+    pub every: Option<u64>,
+}
+
+/// Loads `path`, applies `overrides` and validates the result.
+pub fn load_with(path: &Path, overrides: &Overrides) -> Result<Scene> {
+    let mut scene = scene::load(path)?;
+    overrides.apply(&mut scene);
+    // Re-validate: the overrides are user input too.
+    Ok(scene::parse(&scene.to_ron(), path)?)
+}
+
+/// `catenary run`: simulates without a window and prints a summary.
+pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> {
+    let scene = load_with(path, overrides)?;
+    let mut world = scene.build();
+    let mut csv = match &opts.out {
+        Some(out) => Some(CsvWriter::create(out)?),
+        None => None,
+    };
+    let wanted = |frame: u64| match opts.every {
+        Some(k) => frame.is_multiple_of(k) || frame == opts.frames,
+        None => frame == opts.frames,
+    };
+    let started = Instant::now();
+    let mut stepping = Duration::ZERO;
+    for frame in 0..=opts.frames {
+        if frame > 0 {
+            let t = Instant::now();
+            world.step();
+            stepping += t.elapsed();
+        }
+        if let Some(csv) = csv.as_mut().filter(|_| wanted(frame)) {
+            csv.frame(frame, &world)?;
+        }
+    }
+    if let Some(csv) = csv {
+        csv.finish()?;
+    }
+    let wall = started.elapsed();
+    let s = &world.settings;
+    println!("scene: {} ({})", path.display(), scene.name);
+    println!(
+        "particles: {}  constraints: {}  colours: {}  method: {:?}  substeps: {}  iterations: {}  dt: {} s",
+        world.particles.len(),
+        world.constraints.len(),
+        world.constraints.colour_count(),
+        s.method,
+        s.substeps,
+        s.iterations,
+        s.dt
+    );
+    let projections = world.projections_per_frame() as f64 * opts.frames as f64;
+    let step_s = stepping.as_secs_f64();
+    println!(
+        "frames: {}  wall time: {:.3} s  ms/frame: {:.4}  projections/s: {:.3e}",
+        opts.frames,
+        wall.as_secs_f64(),
+        1e3 * step_s / opts.frames.max(1) as f64,
+        if step_s > 0.0 {
+            projections / step_s
+        } else {
+            0.0
+        }
+    );
+    println!(
+        "final: max strain {:.4}%  max tension {:.4} N  kinetic {:.6} J  potential {:.6} J",
+        100.0 * world.max_strain(),
+        world.max_tension(),
+        world.kinetic_energy(),
+        world.potential_energy()
+    );
+    Ok(())
+}
+
+/// CSV `frame,body,particle,x,y,z` (DESIGN §4).
+struct CsvWriter {
+    path: PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+}
+
+impl CsvWriter {
+    fn create(path: &Path) -> Result<Self> {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("{}: cannot create", path.display()))?;
+        let mut out = std::io::BufWriter::new(file);
+        writeln!(out, "frame,body,particle,x,y,z")?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            out,
+        })
+    }
+
+    fn frame(&mut self, frame: u64, world: &World) -> Result<()> {
+        for (b, body) in world.bodies.iter().enumerate() {
+            for (k, i) in body.range().enumerate() {
+                let p = world.particles.pos[i];
+                writeln!(self.out, "{frame},{b},{k},{},{},{}", p.x, p.y, p.z)
+                    .with_context(|| format!("{}: cannot write", self.path.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<()> {
+        self.out
+            .flush()
+            .with_context(|| format!("{}: cannot write", self.path.display()))
+    }
+}
+
+/// `catenary check`: validates every file, prints every error; false if any failed.
+pub fn check(paths: &[PathBuf]) -> bool {
+    let mut ok = true;
+    for path in paths {
+        match scene::load(path) {
+            Ok(scene) => {
+                let world = scene.build();
+                println!(
+                    "ok: {} ({}: {} particles, {} constraints)",
+                    path.display(),
+                    scene.name,
+                    world.particles.len(),
+                    world.constraints.len()
+                );
+            }
+            Err(errors) => {
+                ok = false;
+                for e in errors.0 {
+                    eprintln!("error: {e}");
+                }
+            }
+        }
+    }
+    ok
+}

@@ -1,0 +1,10 @@
+//! catenary: ropes, chains and cloth with XPBD and classic PBD.
+//!
+//! Layers, each depending only on those below: [`solver`] (pure physics
+//! on glam), [`scene`] (RON files ⇄ worlds), [`headless`] (the `run`,
+//! `check` and `bench` commands) and `app` (the window).
+#![warn(missing_docs)]
+
+pub mod headless;
+pub mod scene;
+pub mod solver;

@@ -1,0 +1,131 @@
+//! The `catenary` command line (DESIGN.md §4).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use catenary::headless::{self, Overrides, RunOptions};
+use catenary::scene::MethodDef;
+
+/// Ropes, chains and cloth with XPBD and classic PBD.
+#[derive(Parser, Debug)]
+#[command(name = "catenary", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Scene to open in the sandbox window (built-in default scene when none).
+    scene: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Simulate a scene without a window and print a summary.
+    Run {
+        /// The scene file.
+        scene: PathBuf,
+        /// Frames to simulate.
+        #[arg(long, default_value_t = 600)]
+        frames: u64,
+        /// Override the projection method.
+        #[arg(long, value_enum)]
+        method: Option<MethodArg>,
+        /// Override substeps per frame (1–1000).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        substeps: Option<u32>,
+        /// Override Gauss–Seidel passes per substep (1–1000).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        iterations: Option<u32>,
+        /// Override the frame length in seconds, in (0, 1].
+        #[arg(long, value_parser = parse_dt)]
+        dt: Option<f32>,
+        /// Override constraint damping β in kg/s (≥ 0).
+        #[arg(long, value_parser = parse_non_negative)]
+        damping: Option<f32>,
+        /// Write particle positions as CSV `frame,body,particle,x,y,z`.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// With --out: write frames 0, K, 2K, … and the last (default: only the last).
+        #[arg(long, requires = "out", value_parser = clap::value_parser!(u64).range(1..))]
+        every: Option<u64>,
+    },
+    /// Validate scene files; print every error; exit 1 if any.
+    Check {
+        /// The scene files.
+        #[arg(required = true)]
+        scenes: Vec<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum MethodArg {
+    Pbd,
+    Xpbd,
+}
+
+fn parse_dt(s: &str) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|e| format!("{e}"))?;
+    if v.is_finite() && v > 0.0 && v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} is outside the accepted range (0, 1] s"))
+    }
+}
+
+fn parse_non_negative(s: &str) -> Result<f32, String> {
+    let v: f32 = s.parse().map_err(|e| format!("{e}"))?;
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} is outside the accepted range [0, ∞)"))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Run {
+            scene,
+            frames,
+            method,
+            substeps,
+            iterations,
+            dt,
+            damping,
+            out,
+            every,
+        }) => {
+            let overrides = Overrides {
+                method: method.map(|m| match m {
+                    MethodArg::Pbd => MethodDef::Pbd,
+                    MethodArg::Xpbd => MethodDef::Xpbd,
+                }),
+                substeps,
+                iterations,
+                dt,
+                damping,
+            };
+            headless::run(&scene, &overrides, &RunOptions { frames, out, every })
+        }
+        Some(Command::Check { scenes }) => {
+            return if headless::check(&scenes) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
+        }
+        None => {
+            eprintln!(
+                "catenary: the sandbox window is not built yet; use `catenary run SCENE.ron` or `catenary check SCENE.ron` (see --help)"
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! Validated scene → solver world.
+
+use glam::Vec3;
+
+use super::schema::*;
+use super::validate::resolve_index;
+use crate::solver::{Body, Collider, Driver, LinkKind, Method, Settings, Shape, Tag, World};
+
+impl From<&SolverDef> for Settings {
+    fn from(s: &SolverDef) -> Self {
+        Settings {
+            method: match s.method {
+                MethodDef::Xpbd => Method::Xpbd,
+                MethodDef::Pbd => Method::Pbd,
+            },
+            dt: s.dt,
+            substeps: s.substeps,
+            iterations: s.iterations,
+            gravity: s.gravity.into(),
+            damping: s.damping,
+            air_drag: s.air_drag,
+            wind: s.wind.into(),
+            pbd_stiffness: s.pbd_stiffness,
+        }
+    }
+}
+
+impl From<&Settings> for SolverDef {
+    fn from(s: &Settings) -> Self {
+        SolverDef {
+            method: match s.method {
+                Method::Xpbd => MethodDef::Xpbd,
+                Method::Pbd => MethodDef::Pbd,
+            },
+            dt: s.dt,
+            substeps: s.substeps,
+            iterations: s.iterations,
+            gravity: s.gravity.into(),
+            damping: s.damping,
+            air_drag: s.air_drag,
+            wind: s.wind.into(),
+            pbd_stiffness: s.pbd_stiffness,
+        }
+    }
+}
+
+/// Builds the world of a scene that passed validation.
+pub(crate) fn build(scene: &Scene) -> World {
+    let mut world = World::new(Settings::from(&scene.solver));
+    for (i, body) in scene.bodies.iter().enumerate() {
+        let first = world.particles.len();
+        let shape = match body {
+            BodyDef::Rope(r) => rope(&mut world, i, r),
+            BodyDef::Cloth(c) => cloth(&mut world, i, c),
+            BodyDef::Mesh(m) => mesh(&mut world, i, m),
+        };
+        let count = world.particles.len() - first;
+        world.bodies.push(Body {
+            first,
+            count,
+            shape,
+        });
+    }
+    world.colliders = scene.colliders.iter().map(collider).collect();
+    for d in &scene.drivers {
+        let body = &world.bodies[d.body];
+        let particle = body.first + resolve_index(d.particle, body.count as u64).unwrap();
+        let Motion::Sine {
+            axis,
+            amplitude,
+            frequency,
+        } = d.motion;
+        world.add_driver(Driver {
+            particle,
+            origin: world.particles.pos[particle],
+            axis: Vec3::from(axis).normalize(),
+            amplitude,
+            frequency,
+        });
+    }
+    world
+}
+
+fn tag(body: usize, kind: LinkKind) -> Tag {
+    Tag {
+        body: body as u32,
+        kind,
+    }
+}
+
+/// Particle positions of a rope of `n` links of length `link` from `a` to `b`.
+///
+/// When the links are longer than the chord allows, the rope is laid out as
+/// a symmetric V (odd counts get a flat middle link) sagging along gravity,
+/// so every link starts exactly at rest length; otherwise the particles sit
+/// evenly on the chord (stretched when the rope is shorter than the chord).
+fn rope_layout(a: Vec3, b: Vec3, n: usize, link: f32, down: Vec3) -> Vec<Vec3> {
+    let chord = b - a;
+    let span = chord.length();
+    let even = |i: usize| a.lerp(b, i as f32 / n as f32);
+    if link * n as f32 <= span * (1.0 + 1e-6) || n < 2 {
+        return (0..=n).map(even).collect();
+    }
+    let along = chord / span.max(1e-9);
+    let mut sag = down - along * along.dot(down);
+    if sag.length_squared() < 1e-12 {
+        sag = along.any_orthonormal_vector();
+    }
+    let sag = sag.normalize();
+    // Half the rope: `k` slanted links, plus a flat middle link when n is odd.
+    let k = n / 2;
+    let flat = if n % 2 == 1 { link } else { 0.0 };
+    let cos = ((span - flat) / (2.0 * k as f32 * link)).clamp(-1.0, 1.0);
+    let sin = (1.0 - cos * cos).sqrt();
+    let step_down = along * (link * cos) + sag * (link * sin);
+    let step_up = along * (link * cos) - sag * (link * sin);
+    let mut points = vec![a];
+    for i in 0..n {
+        let step = if i < k {
+            step_down
+        } else if i < n - k {
+            along * flat
+        } else {
+            step_up
+        };
+        points.push(points[i] + step);
+    }
+    points
+}
+
+fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
+    let (a, b) = (Vec3::from(r.start), Vec3::from(r.end));
+    let n = r.segments as usize;
+    let link = r.length.unwrap_or(a.distance(b)) / n as f32;
+    let down = world.settings.gravity.try_normalize().unwrap_or(-Vec3::Y);
+    let first = world.particles.len();
+    let m = r.mass / (n + 1) as f32;
+    for p in rope_layout(a, b, n, link, down) {
+        world.particles.push(p, m, r.radius);
+    }
+    let c = &mut world.constraints;
+    for i in 0..n {
+        let t = tag(body, LinkKind::Stretch);
+        c.add(
+            first + i,
+            first + i + 1,
+            link,
+            r.compliance,
+            f32::INFINITY,
+            t,
+        );
+    }
+    if let Some(bend) = r.bend_compliance {
+        for i in 0..n.saturating_sub(1) {
+            let t = tag(body, LinkKind::Bend);
+            c.add(first + i, first + i + 2, 2.0 * link, bend, f32::INFINITY, t);
+        }
+    }
+    for &p in &r.pins {
+        world.set_pinned(first + resolve_index(p, n as u64 + 1).unwrap(), true);
+    }
+    Shape::Rope
+}
+
+fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {
+    let (cols, rows) = (cl.resolution.0 as usize, cl.resolution.1 as usize);
+    let along_row = Vec3::X * (cl.size.0 / (cols - 1) as f32);
+    let along_col = match cl.orientation {
+        Orientation::Vertical => -Vec3::Y,
+        Orientation::Horizontal => Vec3::Z,
+    } * (cl.size.1 / (rows - 1) as f32);
+    let origin = Vec3::from(cl.origin);
+    let first = world.particles.len();
+    let m = cl.mass / (cols * rows) as f32;
+    for row in 0..rows {
+        for col in 0..cols {
+            let p = origin + along_row * col as f32 + along_col * row as f32;
+            world.particles.push(p, m, cl.radius);
+        }
+    }
+    let tear = cl.tear_strain.unwrap_or(f32::INFINITY);
+    let id = |row: usize, col: usize| first + row * cols + col;
+    let mut families: Vec<(LinkKind, f32, [usize; 2], [usize; 2])> = vec![
+        (LinkKind::Stretch, cl.stretch_compliance, [0, 0], [0, 1]),
+        (LinkKind::Stretch, cl.stretch_compliance, [0, 0], [1, 0]),
+        (LinkKind::Shear, cl.shear_compliance, [0, 0], [1, 1]),
+        (LinkKind::Shear, cl.shear_compliance, [0, 1], [1, 0]),
+    ];
+    if let Some(bend) = cl.bend_compliance {
+        families.push((LinkKind::Bend, bend, [0, 0], [0, 2]));
+        families.push((LinkKind::Bend, bend, [0, 0], [2, 0]));
+    }
+    // Family by family in row-major order: greedy colouring then finds the
+    // two-colour pattern of each family, at most 12 colours in all.
+    for (kind, compliance, [r0, c0], [r1, c1]) in families {
+        let reach_r = r0.max(r1);
+        let reach_c = c0.max(c1);
+        for row in 0..rows.saturating_sub(reach_r) {
+            for col in 0..cols.saturating_sub(reach_c) {
+                let (a, b) = (id(row + r0, col + c0), id(row + r1, col + c1));
+                let rest = world.particles.pos[a].distance(world.particles.pos[b]);
+                world
+                    .constraints
+                    .add(a, b, rest, compliance, tear, tag(body, kind));
+            }
+        }
+    }
+    for &(row, col) in &cl.pins {
+        let row = resolve_index(row, rows as u64).unwrap();
+        let col = resolve_index(col, cols as u64).unwrap();
+        world.set_pinned(id(row, col), true);
+    }
+    Shape::Cloth {
+        columns: cols,
+        rows,
+    }
+}
+
+fn mesh(world: &mut World, body: usize, m: &MeshDef) -> Shape {
+    let first = world.particles.len();
+    let n = m.particles.len() as u64;
+    for p in &m.particles {
+        let i = world.particles.push(p.position.into(), p.mass, m.radius);
+        if p.pinned {
+            world.set_pinned(i, true);
+        }
+    }
+    for l in &m.links {
+        let a = first + resolve_index(l.a, n).unwrap();
+        let b = first + resolve_index(l.b, n).unwrap();
+        let p = &world.particles.pos;
+        let rest = l.rest.unwrap_or(p[a].distance(p[b]));
+        let t = tag(body, LinkKind::Stretch);
+        world
+            .constraints
+            .add(a, b, rest, l.compliance, f32::INFINITY, t);
+    }
+    Shape::Mesh
+}
+
+fn collider(c: &ColliderDef) -> Collider {
+    match *c {
+        ColliderDef::Ground { height, friction } => Collider::Ground { height, friction },
+        ColliderDef::Sphere {
+            center,
+            radius,
+            friction,
+        } => Collider::Sphere {
+            center: center.into(),
+            radius,
+            friction,
+        },
+        ColliderDef::Box {
+            center,
+            half_extents,
+            friction,
+        } => Collider::Box {
+            center: center.into(),
+            half_extents: half_extents.into(),
+            friction,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slack_layouts_keep_every_link_at_rest_length() {
+        for n in [2, 3, 7, 12] {
+            let pts = rope_layout(Vec3::ZERO, Vec3::X * 2.0, n, 3.0 / n as f32, -Vec3::Y);
+            assert_eq!(pts.len(), n + 1);
+            for w in pts.windows(2) {
+                assert!((w[0].distance(w[1]) - 3.0 / n as f32).abs() < 1e-5);
+            }
+            assert!(
+                pts[n].distance(Vec3::X * 2.0) < 1e-4,
+                "n = {n}: ends at {}",
+                pts[n]
+            );
+            assert!(pts[n / 2].y < 0.0, "sags along gravity");
+        }
+    }
+}

@@ -1,0 +1,334 @@
+//! The RON scene format (DESIGN.md §3) as serde types.
+//!
+//! Field defaults are the values documented in the README; fields without
+//! a `default` attribute are required. Unknown fields are errors.
+
+use serde::{Deserialize, Serialize};
+
+/// A 3-vector written `(x, y, z)`.
+pub type V3 = [f32; 3];
+
+/// A whole scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// Shown in the window title (default "untitled").
+    #[serde(default = "untitled")]
+    pub name: String,
+    /// Step parameters.
+    #[serde(default)]
+    pub solver: SolverDef,
+    /// Ropes, cloths and meshes; index = `body` in CSV, pins and drivers.
+    #[serde(default)]
+    pub bodies: Vec<BodyDef>,
+    /// Static collision shapes.
+    #[serde(default)]
+    pub colliders: Vec<ColliderDef>,
+    /// Kinematically moved particles.
+    #[serde(default)]
+    pub drivers: Vec<DriverDef>,
+    /// Initial camera of the window.
+    #[serde(default)]
+    pub camera: CameraDef,
+}
+
+fn untitled() -> String {
+    "untitled".into()
+}
+
+/// Projection method.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MethodDef {
+    /// Extended PBD (compliance in m/N).
+    #[default]
+    Xpbd,
+    /// Classic PBD (stiffness k per projection).
+    Pbd,
+}
+
+/// `solver: (...)`; see [`crate::solver::Settings`] for meanings and units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SolverDef {
+    /// Xpbd | Pbd.
+    pub method: MethodDef,
+    /// Frame length (s).
+    pub dt: f32,
+    /// Substeps per frame.
+    pub substeps: u32,
+    /// Gauss–Seidel passes per substep.
+    pub iterations: u32,
+    /// m/s².
+    pub gravity: V3,
+    /// Constraint damping β (kg/s).
+    pub damping: f32,
+    /// Air drag rate (1/s).
+    pub air_drag: f32,
+    /// Wind velocity (m/s).
+    pub wind: V3,
+    /// PBD stiffness k ∈ (0, 1].
+    pub pbd_stiffness: f32,
+}
+
+impl Default for SolverDef {
+    fn default() -> Self {
+        Self {
+            method: MethodDef::Xpbd,
+            dt: 1.0 / 60.0,
+            substeps: 20,
+            iterations: 1,
+            gravity: [0.0, -9.81, 0.0],
+            damping: 0.0,
+            air_drag: 0.0,
+            wind: [0.0; 3],
+            pbd_stiffness: 1.0,
+        }
+    }
+}
+
+/// One body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum BodyDef {
+    /// A chain of particles from `start` to `end`.
+    Rope(RopeDef),
+    /// A rectangular grid of particles.
+    Cloth(ClothDef),
+    /// Free-form particles and links.
+    Mesh(MeshDef),
+}
+
+/// `Rope(...)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RopeDef {
+    /// First particle (m). Required.
+    pub start: V3,
+    /// Last particle (m). Required.
+    pub end: V3,
+    /// Number of links; particles = segments + 1. Required.
+    pub segments: u32,
+    /// Rest length of the whole rope (m); default |end − start|.
+    #[serde(default)]
+    pub length: Option<f32>,
+    /// Total mass (kg), spread evenly over the particles (default 1).
+    #[serde(default = "one")]
+    pub mass: f32,
+    /// Link compliance (m/N) (default 1e−4).
+    #[serde(default = "rope_compliance")]
+    pub compliance: f32,
+    /// Compliance of the distance across every second particle (m/N); None = no bending.
+    #[serde(default)]
+    pub bend_compliance: Option<f32>,
+    /// Particle radius (m) (default 0.02).
+    #[serde(default = "rope_radius")]
+    pub radius: f32,
+    /// Collisions between the rope's own particles (default false).
+    #[serde(default)]
+    pub self_collision: bool,
+    /// Pinned particle indices; negative counts from the end (default none).
+    #[serde(default)]
+    pub pins: Vec<i64>,
+}
+
+/// Cloth orientation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Orientation {
+    /// Columns along +x, rows along −y (a curtain).
+    #[default]
+    Vertical,
+    /// Columns along +x, rows along +z (a tablecloth).
+    Horizontal,
+}
+
+/// `Cloth(...)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClothDef {
+    /// Position of particle (row 0, col 0) (m). Required.
+    pub origin: V3,
+    /// Extent along columns and rows (m). Required.
+    pub size: (f32, f32),
+    /// (columns, rows) of particles. Required.
+    pub resolution: (u32, u32),
+    /// Vertical | Horizontal (default Vertical).
+    #[serde(default)]
+    pub orientation: Orientation,
+    /// Total mass (kg) (default 0.5).
+    #[serde(default = "half")]
+    pub mass: f32,
+    /// Structural edge compliance (m/N) (default 0).
+    #[serde(default)]
+    pub stretch_compliance: f32,
+    /// Diagonal compliance (m/N) (default 1e−4).
+    #[serde(default = "rope_compliance")]
+    pub shear_compliance: f32,
+    /// Compliance across two cells (m/N); None = no bending (default 0.01).
+    #[serde(default = "cloth_bend")]
+    pub bend_compliance: Option<f32>,
+    /// Particle radius (m) (default 0.01).
+    #[serde(default = "cloth_radius")]
+    pub radius: f32,
+    /// Collisions between the cloth's own particles (default false).
+    #[serde(default)]
+    pub self_collision: bool,
+    /// Strain past which a constraint breaks; None = never (default).
+    #[serde(default)]
+    pub tear_strain: Option<f32>,
+    /// Pinned (row, col); negatives count from the end (default none).
+    #[serde(default)]
+    pub pins: Vec<(i64, i64)>,
+}
+
+/// `Mesh(...)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshDef {
+    /// Particles in index order.
+    #[serde(default)]
+    pub particles: Vec<MeshParticle>,
+    /// Distance links between particles.
+    #[serde(default)]
+    pub links: Vec<MeshLink>,
+    /// Particle radius (m) (default 0.02).
+    #[serde(default = "rope_radius")]
+    pub radius: f32,
+}
+
+/// One mesh particle.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshParticle {
+    /// Initial position (m). Required.
+    pub position: V3,
+    /// Mass (kg) (default 1).
+    #[serde(default = "one")]
+    pub mass: f32,
+    /// Pinned (default false).
+    #[serde(default)]
+    pub pinned: bool,
+}
+
+/// One mesh link.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshLink {
+    /// First particle index. Required.
+    pub a: i64,
+    /// Second particle index. Required.
+    pub b: i64,
+    /// Compliance (m/N) (default 0).
+    #[serde(default)]
+    pub compliance: f32,
+    /// Rest length (m); default the initial distance.
+    #[serde(default)]
+    pub rest: Option<f32>,
+}
+
+/// A static collider.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ColliderDef {
+    /// Plane y = height.
+    Ground {
+        /// m (default 0).
+        #[serde(default)]
+        height: f32,
+        /// μ (default 0.5).
+        #[serde(default = "half")]
+        friction: f32,
+    },
+    /// Solid sphere.
+    Sphere {
+        /// m. Required.
+        center: V3,
+        /// m. Required.
+        radius: f32,
+        /// μ (default 0.3).
+        #[serde(default = "friction")]
+        friction: f32,
+    },
+    /// Solid axis-aligned box.
+    Box {
+        /// m. Required.
+        center: V3,
+        /// m. Required.
+        half_extents: V3,
+        /// μ (default 0.3).
+        #[serde(default = "friction")]
+        friction: f32,
+    },
+}
+
+/// `(body: 0, particle: 0, motion: Sine(...))`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriverDef {
+    /// Body index. Required.
+    pub body: usize,
+    /// Particle index inside the body (numbered as in CSV); negative from the end. Required.
+    pub particle: i64,
+    /// The motion. Required.
+    pub motion: Motion,
+}
+
+/// Kinematic motions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Motion {
+    /// x(t) = x₀ + axis·amplitude·sin(2π·frequency·t).
+    Sine {
+        /// Direction, non-zero; normalised on load. Required.
+        axis: V3,
+        /// m. Required.
+        amplitude: f32,
+        /// Hz. Required.
+        frequency: f32,
+    },
+}
+
+/// Initial orbit camera.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CameraDef {
+    /// Point looked at (m).
+    pub target: V3,
+    /// Distance from the target (m).
+    pub distance: f32,
+    /// Rotation about +y (degrees); 0 looks along −z.
+    pub yaw: f32,
+    /// Elevation (degrees); positive looks down.
+    pub pitch: f32,
+}
+
+impl Default for CameraDef {
+    fn default() -> Self {
+        Self {
+            target: [0.0, 1.0, 0.0],
+            distance: 4.0,
+            yaw: 0.0,
+            pitch: 0.0,
+        }
+    }
+}
+
+fn one() -> f32 {
+    1.0
+}
+fn half() -> f32 {
+    0.5
+}
+fn friction() -> f32 {
+    0.3
+}
+fn rope_compliance() -> f32 {
+    1e-4
+}
+fn rope_radius() -> f32 {
+    0.02
+}
+fn cloth_radius() -> f32 {
+    0.01
+}
+fn cloth_bend() -> Option<f32> {
+    Some(0.01)
+}

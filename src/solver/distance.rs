@@ -1,0 +1,347 @@
+//! Distance constraints C = |x_a − x_b| − L, stored flat and grouped by colour.
+//!
+//! A *colour* (batch) holds constraints that share no particle, so the
+//! constraints of one colour can be projected in any order — or in
+//! parallel — with the same result. Colours are assigned greedily when a
+//! constraint is added: the lowest colour free at both of its particles.
+//! Particles with more than [`MAX_COLOURS`] constraints spill into one
+//! extra batch that is always solved sequentially, so any graph works.
+
+use glam::Vec3;
+
+/// Colours that share no particle; one more batch holds the overflow.
+pub const MAX_COLOURS: usize = 63;
+/// Index of the sequential overflow batch.
+const OVERFLOW: usize = MAX_COLOURS;
+
+/// What a constraint stands for, so compliance can be edited per body and kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LinkKind {
+    /// Rope links, cloth structural edges, mesh links.
+    Stretch,
+    /// Cloth diagonals.
+    Shear,
+    /// Distance across two links (rope) or two cells (cloth).
+    Bend,
+}
+
+/// Which body and kind a constraint belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// Index of the body in the world (and in the scene's `bodies`).
+    pub body: u32,
+    /// What the constraint models.
+    pub kind: LinkKind,
+}
+
+/// One colour of constraints, structure-of-arrays.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Batch {
+    pub a: Vec<u32>,
+    pub b: Vec<u32>,
+    /// Rest length L (m).
+    pub rest: Vec<f32>,
+    /// Compliance α (m/N); 0 = rigid.
+    pub compliance: Vec<f32>,
+    /// Strain (|x_a − x_b| − L)/L past which the constraint breaks; ∞ = never.
+    pub tear_strain: Vec<f32>,
+    pub tag: Vec<Tag>,
+    /// Lagrange multiplier λ of the current substep (N·s²).
+    pub lambda: Vec<f32>,
+    /// Per-step cache: α̃ = α/h².
+    pub alpha_t: Vec<f32>,
+    /// Per-step cache: γ = α·β/h.
+    pub gamma: Vec<f32>,
+    /// Per-step cache: 1/((1+γ)(w_a+w_b) + α̃), 0 when that is < 1e−9.
+    pub inv_denom: Vec<f32>,
+}
+
+impl Batch {
+    fn push(&mut self, a: u32, b: u32, rest: f32, compliance: f32, tear: f32, tag: Tag) {
+        self.a.push(a);
+        self.b.push(b);
+        self.rest.push(rest);
+        self.compliance.push(compliance);
+        self.tear_strain.push(tear);
+        self.tag.push(tag);
+        self.lambda.push(0.0);
+        self.alpha_t.push(0.0);
+        self.gamma.push(0.0);
+        self.inv_denom.push(0.0);
+    }
+
+    fn swap_remove(&mut self, i: usize) {
+        self.a.swap_remove(i);
+        self.b.swap_remove(i);
+        self.rest.swap_remove(i);
+        self.compliance.swap_remove(i);
+        self.tear_strain.swap_remove(i);
+        self.tag.swap_remove(i);
+        self.lambda.swap_remove(i);
+        self.alpha_t.swap_remove(i);
+        self.gamma.swap_remove(i);
+        self.inv_denom.swap_remove(i);
+    }
+
+    pub fn len(&self) -> usize {
+        self.a.len()
+    }
+
+    /// Fills the per-step cache. `stiffness` is 1 in XPBD and k in PBD;
+    /// `xpbd` selects whether compliance and damping take part.
+    fn prepare(&mut self, inv_mass: &[f32], h: f32, damping: f32, xpbd: bool) {
+        for i in 0..self.len() {
+            let w = inv_mass[self.a[i] as usize] + inv_mass[self.b[i] as usize];
+            let (alpha_t, gamma) = if xpbd {
+                let alpha = self.compliance[i];
+                (alpha / (h * h), alpha * damping / h)
+            } else {
+                (0.0, 0.0)
+            };
+            let denom = (1.0 + gamma) * w + alpha_t;
+            self.alpha_t[i] = alpha_t;
+            self.gamma[i] = gamma;
+            self.inv_denom[i] = if denom >= 1e-9 { 1.0 / denom } else { 0.0 };
+        }
+    }
+
+    /// One Gauss–Seidel pass over this batch (DESIGN §2).
+    ///
+    /// XPBD: Δλ = (−C − α̃λ − γ n·(Δx_a − Δx_b)) / ((1+γ)(w_a+w_b) + α̃);
+    /// PBD is the same line with α̃ = γ = 0 and −C scaled by k.
+    pub fn solve(&mut self, pos: &mut [Vec3], prev: &[Vec3], inv_mass: &[f32], k: f32) {
+        for i in 0..self.len() {
+            let (a, b) = (self.a[i] as usize, self.b[i] as usize);
+            let d = pos[a] - pos[b];
+            let len = d.length();
+            if len < 1e-9 {
+                continue;
+            }
+            let n = d / len;
+            let c = len - self.rest[i];
+            let gamma = self.gamma[i];
+            let damp = if gamma > 0.0 {
+                gamma * n.dot((pos[a] - prev[a]) - (pos[b] - prev[b]))
+            } else {
+                0.0
+            };
+            let dl = (-k * c - self.alpha_t[i] * self.lambda[i] - damp) * self.inv_denom[i];
+            self.lambda[i] += dl;
+            pos[a] += inv_mass[a] * dl * n;
+            pos[b] -= inv_mass[b] * dl * n;
+        }
+    }
+}
+
+/// All distance constraints of a world, grouped by colour.
+#[derive(Clone, Debug, Default)]
+pub struct DistanceConstraints {
+    pub(crate) batches: Vec<Batch>,
+    /// Per particle: bit c is set when the particle has a constraint of colour c.
+    colour_mask: Vec<u64>,
+    /// True when some constraint can tear (skips the tearing pass otherwise).
+    can_tear: bool,
+}
+
+/// A read-only view of one constraint, for drawing and statistics.
+#[derive(Clone, Copy, Debug)]
+pub struct LinkView {
+    /// First particle.
+    pub a: usize,
+    /// Second particle.
+    pub b: usize,
+    /// Rest length (m).
+    pub rest: f32,
+    /// Compliance (m/N).
+    pub compliance: f32,
+    /// λ of the last substep (N·s²).
+    pub lambda: f32,
+    /// Body and kind.
+    pub tag: Tag,
+    /// Colour (batch index); [`MAX_COLOURS`] means the sequential overflow.
+    pub colour: usize,
+}
+
+impl DistanceConstraints {
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        self.batches.iter().map(Batch::len).sum()
+    }
+
+    /// True when there are no constraints.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of non-empty colours (the overflow batch counts as one).
+    pub fn colour_count(&self) -> usize {
+        self.batches.iter().filter(|b| b.len() > 0).count()
+    }
+
+    /// Adds a constraint between particles `a` and `b` in the lowest free colour.
+    pub fn add(&mut self, a: usize, b: usize, rest: f32, compliance: f32, tear: f32, tag: Tag) {
+        debug_assert!(a != b && rest >= 0.0 && compliance >= 0.0);
+        let need = a.max(b) + 1;
+        if self.colour_mask.len() < need {
+            self.colour_mask.resize(need, 0);
+        }
+        let used = self.colour_mask[a] | self.colour_mask[b];
+        let colour = ((!used).trailing_zeros() as usize).min(OVERFLOW);
+        if colour < OVERFLOW {
+            self.colour_mask[a] |= 1 << colour;
+            self.colour_mask[b] |= 1 << colour;
+        }
+        if self.batches.len() <= colour {
+            self.batches.resize_with(colour + 1, Batch::default);
+        }
+        self.batches[colour].push(a as u32, b as u32, rest, compliance, tear, tag);
+        self.can_tear |= tear.is_finite();
+    }
+
+    /// Removes constraint `i` of colour `colour` (order inside a colour is free).
+    fn remove(&mut self, colour: usize, i: usize) {
+        let batch = &mut self.batches[colour];
+        if colour < OVERFLOW {
+            let bit = !(1u64 << colour);
+            self.colour_mask[batch.a[i] as usize] &= bit;
+            self.colour_mask[batch.b[i] as usize] &= bit;
+        }
+        batch.swap_remove(i);
+    }
+
+    /// Fills the per-step caches (α̃, γ, 1/denominator) for substep length `h`.
+    pub(crate) fn prepare(&mut self, inv_mass: &[f32], h: f32, damping: f32, xpbd: bool) {
+        for batch in &mut self.batches {
+            batch.prepare(inv_mass, h, damping, xpbd);
+        }
+    }
+
+    /// λ ← 0 for every constraint (once per substep).
+    pub(crate) fn reset_lambda(&mut self) {
+        for batch in &mut self.batches {
+            batch.lambda.fill(0.0);
+        }
+    }
+
+    /// One Gauss–Seidel pass over all constraints, colour by colour.
+    pub(crate) fn solve(&mut self, pos: &mut [Vec3], prev: &[Vec3], inv_mass: &[f32], k: f32) {
+        for batch in &mut self.batches {
+            batch.solve(pos, prev, inv_mass, k);
+        }
+    }
+
+    /// Removes every constraint stretched past its tear strain; returns how many broke.
+    pub(crate) fn tear(&mut self, pos: &[Vec3]) -> usize {
+        if !self.can_tear {
+            return 0;
+        }
+        let mut broken = 0;
+        for colour in 0..self.batches.len() {
+            let mut i = self.batches[colour].len();
+            while i > 0 {
+                i -= 1;
+                let batch = &self.batches[colour];
+                let rest = batch.rest[i];
+                let len = pos[batch.a[i] as usize].distance(pos[batch.b[i] as usize]);
+                if rest > 0.0 && (len - rest) / rest > batch.tear_strain[i] {
+                    self.remove(colour, i);
+                    broken += 1;
+                }
+            }
+        }
+        broken
+    }
+
+    /// Every constraint, colour by colour.
+    pub fn iter(&self) -> impl Iterator<Item = LinkView> + '_ {
+        self.batches.iter().enumerate().flat_map(|(colour, b)| {
+            (0..b.len()).map(move |i| LinkView {
+                a: b.a[i] as usize,
+                b: b.b[i] as usize,
+                rest: b.rest[i],
+                compliance: b.compliance[i],
+                lambda: b.lambda[i],
+                tag: b.tag[i],
+                colour,
+            })
+        })
+    }
+
+    /// Sets the compliance (m/N) of every constraint of `body` and `kind`.
+    pub fn set_compliance(&mut self, body: usize, kind: LinkKind, compliance: f32) {
+        let tag = Tag {
+            body: body as u32,
+            kind,
+        };
+        for batch in &mut self.batches {
+            for (c, t) in batch.compliance.iter_mut().zip(&batch.tag) {
+                if *t == tag {
+                    *c = compliance;
+                }
+            }
+        }
+    }
+
+    /// The compliance of the first constraint of `body` and `kind`, if any.
+    pub fn compliance(&self, body: usize, kind: LinkKind) -> Option<f32> {
+        self.iter()
+            .find(|l| l.tag.body as usize == body && l.tag.kind == kind)
+            .map(|l| l.compliance)
+    }
+
+    /// True when no colour (but the overflow) holds a particle twice.
+    pub fn colouring_is_valid(&self, particles: usize) -> bool {
+        let mut seen = vec![usize::MAX; particles];
+        self.batches
+            .iter()
+            .enumerate()
+            .take(OVERFLOW)
+            .all(|(colour, batch)| {
+                batch.a.iter().chain(&batch.b).all(|&p| {
+                    let fresh = seen[p as usize] != colour;
+                    seen[p as usize] = colour;
+                    fresh
+                })
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TAG: Tag = Tag {
+        body: 0,
+        kind: LinkKind::Stretch,
+    };
+
+    #[test]
+    fn a_chain_needs_two_colours_and_a_star_spills_into_overflow() {
+        let mut chain = DistanceConstraints::default();
+        for i in 0..10 {
+            chain.add(i, i + 1, 1.0, 0.0, f32::INFINITY, TAG);
+        }
+        assert_eq!(chain.colour_count(), 2);
+        assert!(chain.colouring_is_valid(11));
+
+        let mut star = DistanceConstraints::default();
+        for i in 1..=100 {
+            star.add(0, i, 1.0, 0.0, f32::INFINITY, TAG);
+        }
+        assert_eq!(star.len(), 100);
+        assert_eq!(star.batches[OVERFLOW].len(), 100 - MAX_COLOURS);
+        assert!(star.colouring_is_valid(101));
+    }
+
+    #[test]
+    fn removing_frees_the_colour_for_the_next_constraint() {
+        let mut c = DistanceConstraints::default();
+        c.add(0, 1, 1.0, 0.0, 0.5, TAG);
+        c.add(1, 2, 1.0, 0.0, 0.5, TAG);
+        let pos = [Vec3::ZERO, Vec3::X * 3.0, Vec3::X * 4.0];
+        assert_eq!(c.tear(&pos), 1, "only the first link is stretched 200%");
+        c.add(0, 3, 1.0, 0.0, 0.5, TAG);
+        assert!(c.colouring_is_valid(4));
+        assert_eq!(c.len(), 2);
+    }
+}

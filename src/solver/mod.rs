@@ -1,0 +1,386 @@
+//! Pure physics: particles, distance constraints, colliders and the step.
+//!
+//! # The XPBD step (DESIGN.md §2)
+//! A frame of length `dt` is `substeps` substeps of h = dt / substeps:
+//! 1. predict: for every free particle (inverse mass w > 0), air drag
+//!    `v ← wind + (v − wind)·exp(−air_drag·h)`, gravity `v ← v + g·h`,
+//!    then `x_prev ← x; x ← x + v·h`;
+//! 2. λ ← 0 for every constraint;
+//! 3. `iterations` Gauss–Seidel passes; for C = |x_a − x_b| − L,
+//!    n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h², γ = α·β/h:
+//!    `Δλ = (−C − α̃λ − γ n·(Δx_a − Δx_b)) / ((1+γ)(w_a + w_b) + α̃)`,
+//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`;
+//! 4. collisions (ground, spheres, boxes) with friction;
+//! 5. `v ← (x − x_prev)/h` for every free particle.
+//!
+//! α (m/N) is the inverse stiffness, so the rope's stretch under a load is
+//! α·F whatever h is: that is what makes XPBD's stiffness independent of
+//! the substep count. λ/h² is the force the constraint exerted (N).
+//! Classic PBD uses the same loop with α̃ = γ = 0 and −C scaled by k.
+
+mod collision;
+mod distance;
+mod particles;
+
+pub use collision::Collider;
+pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
+pub use particles::Particles;
+use particles::hold;
+
+use glam::Vec3;
+
+/// Which projection the solver uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Extended PBD: compliance in m/N, stiffness independent of substeps.
+    #[default]
+    Xpbd,
+    /// Classic PBD: stiffness k ∈ (0, 1] per projection, depends on substeps.
+    Pbd,
+}
+
+/// Step parameters; every field may be changed between frames.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Projection method (default XPBD).
+    pub method: Method,
+    /// Frame length (s) (default 1/60).
+    pub dt: f32,
+    /// Substeps per frame (default 20); h = dt / substeps.
+    pub substeps: u32,
+    /// Gauss–Seidel passes per substep (default 1).
+    pub iterations: u32,
+    /// Gravity (m/s²) (default (0, −9.81, 0)).
+    pub gravity: Vec3,
+    /// Constraint damping β (kg/s), XPBD only (default 0).
+    pub damping: f32,
+    /// Air drag rate (1/s) toward `wind` (default 0).
+    pub air_drag: f32,
+    /// Wind velocity (m/s) (default 0).
+    pub wind: Vec3,
+    /// PBD stiffness k ∈ (0, 1] (default 1).
+    pub pbd_stiffness: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            method: Method::Xpbd,
+            dt: 1.0 / 60.0,
+            substeps: 20,
+            iterations: 1,
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            damping: 0.0,
+            air_drag: 0.0,
+            wind: Vec3::ZERO,
+            pbd_stiffness: 1.0,
+        }
+    }
+}
+
+impl Settings {
+    /// True when a step with these settings is well defined.
+    pub fn is_valid(&self) -> bool {
+        self.dt.is_finite()
+            && self.dt > 0.0
+            && self.substeps >= 1
+            && self.iterations >= 1
+            && self.gravity.is_finite()
+            && self.wind.is_finite()
+            && self.damping.is_finite()
+            && self.damping >= 0.0
+            && self.air_drag.is_finite()
+            && self.air_drag >= 0.0
+            && self.pbd_stiffness.is_finite()
+            && self.pbd_stiffness > 0.0
+            && self.pbd_stiffness <= 1.0
+    }
+}
+
+/// How a body's particles are connected, for drawing and numbering.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A chain of particles `first .. first + count`.
+    Rope,
+    /// A grid, particle = first + row·columns + col.
+    Cloth {
+        /// Particles per row.
+        columns: usize,
+        /// Particles per column.
+        rows: usize,
+    },
+    /// Free-form particles and links.
+    Mesh,
+}
+
+/// A body: a contiguous range of particles with a shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// Index of the body's first particle.
+    pub first: usize,
+    /// Number of particles.
+    pub count: usize,
+    /// Topology.
+    pub shape: Shape,
+}
+
+impl Body {
+    /// The world particle indices of this body.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.first..self.first + self.count
+    }
+}
+
+/// A particle moved kinematically: x(t) = origin + axis·amplitude·sin(2π·frequency·t).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Driver {
+    /// World particle index.
+    pub particle: usize,
+    /// Rest position x₀ (m).
+    pub origin: Vec3,
+    /// Unit direction of motion.
+    pub axis: Vec3,
+    /// Amplitude (m).
+    pub amplitude: f32,
+    /// Frequency (Hz).
+    pub frequency: f32,
+}
+
+impl Driver {
+    /// Position at time `t` (s).
+    pub fn position(&self, t: f64) -> Vec3 {
+        let phase = (std::f64::consts::TAU * self.frequency as f64 * t).sin() as f32;
+        self.origin + self.axis * (self.amplitude * phase)
+    }
+}
+
+/// A particle held by the mouse: moved linearly to `target` over each frame.
+#[derive(Clone, Copy, Debug)]
+struct Grab {
+    particle: usize,
+    target: Vec3,
+}
+
+/// A complete simulation.
+#[derive(Clone, Debug, Default)]
+pub struct World {
+    /// Step parameters, editable between frames.
+    pub settings: Settings,
+    /// Particle state.
+    pub particles: Particles,
+    /// Distance constraints (links, shear, bending).
+    pub constraints: DistanceConstraints,
+    /// Static colliders.
+    pub colliders: Vec<Collider>,
+    /// Kinematic drivers.
+    pub drivers: Vec<Driver>,
+    /// Bodies in scene order.
+    pub bodies: Vec<Body>,
+    time: f64,
+    last_h: f32,
+    grab: Option<Grab>,
+}
+
+impl World {
+    /// An empty world with the given settings.
+    pub fn new(settings: Settings) -> Self {
+        Self {
+            settings,
+            ..Self::default()
+        }
+    }
+
+    /// Simulated time (s).
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Adds a driver; its particle becomes kinematic.
+    pub fn add_driver(&mut self, driver: Driver) {
+        self.particles.set_hold(driver.particle, hold::DRIVEN, true);
+        self.drivers.push(driver);
+    }
+
+    /// Pins (w = 0) or unpins particle `i`.
+    pub fn set_pinned(&mut self, i: usize, pinned: bool) {
+        self.particles.set_hold(i, hold::PINNED, pinned);
+        if pinned {
+            self.particles.vel[i] = Vec3::ZERO;
+        }
+    }
+
+    /// Starts holding particle `i` with the mouse (it becomes kinematic).
+    pub fn grab(&mut self, i: usize) {
+        self.release(None);
+        self.particles.set_hold(i, hold::GRABBED, true);
+        let p = self.particles.pos[i];
+        self.grab = Some(Grab {
+            particle: i,
+            target: p,
+        });
+    }
+
+    /// Where the held particle should be at the end of the next frame (m).
+    pub fn drag_to(&mut self, target: Vec3) {
+        if let Some(g) = self.grab.as_mut().filter(|_| target.is_finite()) {
+            g.target = target;
+        }
+    }
+
+    /// The particle currently held, if any.
+    pub fn grabbed(&self) -> Option<usize> {
+        self.grab.map(|g| g.particle)
+    }
+
+    /// Lets go of the held particle, optionally handing it a velocity (m/s).
+    pub fn release(&mut self, velocity: Option<Vec3>) {
+        if let Some(g) = self.grab.take() {
+            self.particles.set_hold(g.particle, hold::GRABBED, false);
+            self.particles.vel[g.particle] =
+                velocity.filter(|v| v.is_finite()).unwrap_or(Vec3::ZERO);
+        }
+    }
+
+    /// Advances the world by one frame of `settings.dt` (DESIGN §2).
+    /// Does nothing when the settings are invalid (see [`Settings::is_valid`]).
+    pub fn step(&mut self) {
+        if !self.settings.is_valid() {
+            return;
+        }
+        let s = self.settings;
+        let h = s.dt / s.substeps as f32;
+        let xpbd = s.method == Method::Xpbd;
+        let k = if xpbd { 1.0 } else { s.pbd_stiffness };
+        self.constraints
+            .prepare(&self.particles.inv_mass, h, s.damping, xpbd);
+        let drag = (-s.air_drag * h).exp();
+        let t0 = self.time;
+        let grab = self.grab.map(|g| (g, self.particles.pos[g.particle]));
+        for sub in 0..s.substeps {
+            let t = t0 + (sub + 1) as f64 * h as f64;
+            self.move_kinematic(
+                t,
+                h,
+                grab.map(|(g, from)| {
+                    let f = (sub + 1) as f32 / s.substeps as f32;
+                    (g.particle, from.lerp(g.target, f))
+                }),
+            );
+            self.predict(h, drag, s.gravity, s.wind);
+            self.constraints.reset_lambda();
+            let p = &mut self.particles;
+            for _ in 0..s.iterations {
+                self.constraints.solve(&mut p.pos, &p.prev, &p.inv_mass, k);
+            }
+            self.collide();
+            self.update_velocities(h);
+        }
+        self.constraints.tear(&self.particles.pos);
+        self.time += s.dt as f64;
+        self.last_h = h;
+    }
+
+    /// Steps 1 for kinematic particles: drivers and the held particle.
+    fn move_kinematic(&mut self, t: f64, h: f32, held: Option<(usize, Vec3)>) {
+        let p = &mut self.particles;
+        let moves = self
+            .drivers
+            .iter()
+            .map(|d| (d.particle, d.position(t)))
+            .chain(held);
+        for (i, x) in moves {
+            p.prev[i] = p.pos[i];
+            p.pos[i] = x;
+            p.vel[i] = (x - p.prev[i]) / h;
+        }
+    }
+
+    fn predict(&mut self, h: f32, drag: f32, gravity: Vec3, wind: Vec3) {
+        let p = &mut self.particles;
+        for i in 0..p.len() {
+            if p.inv_mass[i] > 0.0 {
+                let v = wind + (p.vel[i] - wind) * drag + gravity * h;
+                p.vel[i] = v;
+                p.prev[i] = p.pos[i];
+                p.pos[i] += v * h;
+            }
+        }
+    }
+
+    fn collide(&mut self) {
+        if self.colliders.is_empty() {
+            return;
+        }
+        let p = &mut self.particles;
+        for i in 0..p.len() {
+            if p.inv_mass[i] > 0.0 {
+                for c in &self.colliders {
+                    c.resolve(&mut p.pos[i], p.prev[i], p.radius[i]);
+                }
+            }
+        }
+    }
+
+    fn update_velocities(&mut self, h: f32) {
+        let p = &mut self.particles;
+        let inv_h = 1.0 / h;
+        for i in 0..p.len() {
+            if p.inv_mass[i] > 0.0 {
+                p.vel[i] = (p.pos[i] - p.prev[i]) * inv_h;
+            }
+        }
+    }
+
+    /// Tension of a constraint whose last λ was `lambda`: |λ|/h² (N).
+    pub fn tension(&self, lambda: f32) -> f32 {
+        if self.last_h > 0.0 {
+            lambda.abs() / (self.last_h * self.last_h)
+        } else {
+            0.0
+        }
+    }
+
+    /// Kinetic energy Σ ½mv² of the free particles (J).
+    pub fn kinetic_energy(&self) -> f64 {
+        let p = &self.particles;
+        (0..p.len())
+            .filter(|&i| p.inv_mass[i] > 0.0)
+            .map(|i| 0.5 * p.mass[i] as f64 * p.vel[i].length_squared() as f64)
+            .sum()
+    }
+
+    /// Gravitational potential energy Σ −m·g·x of the free particles (J).
+    pub fn potential_energy(&self) -> f64 {
+        let p = &self.particles;
+        let g = self.settings.gravity;
+        (0..p.len())
+            .filter(|&i| p.inv_mass[i] > 0.0)
+            .map(|i| -(p.mass[i] as f64) * g.dot(p.pos[i]) as f64)
+            .sum()
+    }
+
+    /// Constraint projections per frame with the current settings.
+    pub fn projections_per_frame(&self) -> u64 {
+        self.constraints.len() as u64
+            * self.settings.substeps as u64
+            * self.settings.iterations as u64
+    }
+
+    /// Largest strain (|x_a − x_b| − L)/L over all constraints (dimensionless).
+    pub fn max_strain(&self) -> f32 {
+        let pos = &self.particles.pos;
+        self.constraints
+            .iter()
+            .filter(|l| l.rest > 0.0)
+            .map(|l| (pos[l.a].distance(pos[l.b]) - l.rest) / l.rest)
+            .fold(0.0, f32::max)
+    }
+
+    /// Largest constraint tension of the last substep (N).
+    pub fn max_tension(&self) -> f32 {
+        self.constraints
+            .iter()
+            .map(|l| self.tension(l.lambda))
+            .fold(0.0, f32::max)
+    }
+}

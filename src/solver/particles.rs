@@ -1,0 +1,86 @@
+//! Particles as structure-of-arrays: one flat `Vec` per attribute.
+
+use glam::Vec3;
+
+/// Why a particle is not moved by the solver (bit flags, several may hold).
+pub(crate) mod hold {
+    /// Pinned by the scene or by the user.
+    pub const PINNED: u8 = 1;
+    /// Moved by a [`crate::solver::Driver`].
+    pub const DRIVEN: u8 = 2;
+    /// Held by the mouse.
+    pub const GRABBED: u8 = 4;
+}
+
+/// All particles of a world.
+///
+/// # Invariants
+/// - every `Vec` has the same length;
+/// - `inv_mass[i] == 0` exactly when `hold[i] != 0`, otherwise `1 / mass[i]`;
+/// - `mass[i] > 0` and every position is finite.
+#[derive(Clone, Debug, Default)]
+pub struct Particles {
+    /// Position x (m).
+    pub pos: Vec<Vec3>,
+    /// Position at the start of the current substep (m).
+    pub prev: Vec<Vec3>,
+    /// Velocity (m/s).
+    pub vel: Vec<Vec3>,
+    /// Inverse mass w (1/kg); 0 for pinned, driven or grabbed particles.
+    pub inv_mass: Vec<f32>,
+    /// Mass m (kg), kept so a particle can be unpinned.
+    pub mass: Vec<f32>,
+    /// Collision and drawing radius (m).
+    pub radius: Vec<f32>,
+    /// Bit set of [`hold`] reasons; 0 = free.
+    pub(crate) hold: Vec<u8>,
+}
+
+impl Particles {
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    /// True when there are no particles.
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    /// Appends a free particle at rest and returns its index.
+    pub fn push(&mut self, pos: Vec3, mass: f32, radius: f32) -> usize {
+        debug_assert!(mass > 0.0 && pos.is_finite());
+        self.pos.push(pos);
+        self.prev.push(pos);
+        self.vel.push(Vec3::ZERO);
+        self.inv_mass.push(1.0 / mass);
+        self.mass.push(mass);
+        self.radius.push(radius);
+        self.hold.push(0);
+        self.len() - 1
+    }
+
+    /// Sets or clears one hold reason and updates the inverse mass.
+    pub(crate) fn set_hold(&mut self, i: usize, reason: u8, on: bool) {
+        if on {
+            self.hold[i] |= reason;
+        } else {
+            self.hold[i] &= !reason;
+        }
+        self.inv_mass[i] = if self.hold[i] == 0 {
+            1.0 / self.mass[i]
+        } else {
+            0.0
+        };
+    }
+
+    /// True when particle `i` is pinned (by the scene or the user).
+    pub fn is_pinned(&self, i: usize) -> bool {
+        self.hold[i] & hold::PINNED != 0
+    }
+
+    /// True when particle `i` is moved by a driver.
+    pub fn is_driven(&self, i: usize) -> bool {
+        self.hold[i] & hold::DRIVEN != 0
+    }
+}
