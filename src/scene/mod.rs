@@ -100,12 +100,22 @@ impl Scene {
     /// The scene as RON text, in the same format [`parse`] reads.
     pub fn to_ron(&self) -> String {
         let config = ron::ser::PrettyConfig::new()
-            .struct_names(true)
             .extensions(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES);
-        let mut text = ron::ser::to_string_pretty(self, config)
+        let text = ron::ser::to_string_pretty(self, config)
             .expect("scene types always serialise: no maps with non-string keys");
-        text.push('\n');
-        text
+        // Nested structs are written anonymous, `(...)`, as in the docs;
+        // only the outermost one is named.
+        let mut out = String::with_capacity(text.len() + 8);
+        let mut named = false;
+        for line in text.lines() {
+            if !named && line.starts_with('(') {
+                out.push_str("Scene");
+                named = true;
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out
     }
 }
 

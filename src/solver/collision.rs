@@ -96,21 +96,21 @@ impl Collider {
         }
     }
 
-    /// Resolves one particle against this collider (see the module doc).
-    pub(crate) fn resolve(&self, x: &mut Vec3, prev: Vec3, r: f32) {
-        let Some((n, depth)) = self.contact(*x, r) else {
+    /// Resolves one particle against this collider (see the module doc):
+    /// `delta` is its displacement this substep from `prev`.
+    pub(crate) fn resolve(&self, prev: Vec3, delta: &mut Vec3, r: f32) {
+        let Some((n, depth)) = self.contact(prev + *delta, r) else {
             return;
         };
-        *x += n * depth;
-        let moved = *x - prev;
+        let moved = *delta + n * depth;
         let tangential = moved - n * n.dot(moved);
         let slide = tangential.length();
         let grip = self.friction() * depth;
-        if slide <= grip {
-            *x -= tangential;
+        *delta = if slide <= grip {
+            moved - tangential
         } else {
-            *x -= tangential * (grip / slide);
-        }
+            moved - tangential * (grip / slide)
+        };
     }
 }
 
@@ -126,9 +126,12 @@ mod tests {
             friction: 0.0,
         };
         let start = Vec3::new(0.9, 0.2, 0.0);
-        let mut x = start;
-        b.resolve(&mut x, start, 0.05);
-        assert!((x - Vec3::new(1.05, 0.2, 0.0)).length() < 1e-6, "{x}");
+        let mut delta = Vec3::ZERO;
+        b.resolve(start, &mut delta, 0.05);
+        assert!(
+            (delta - Vec3::new(0.15, 0.0, 0.0)).length() < 1e-6,
+            "{delta}"
+        );
     }
 
     #[test]
@@ -140,13 +143,13 @@ mod tests {
         };
         // Point on the sphere at 20° from the top (tan 20° = 0.36 < 0.5), sinking straight down.
         let n = Vec3::new(20f32.to_radians().sin(), 20f32.to_radians().cos(), 0.0);
-        let prev = n;
-        let mut x = prev - Vec3::Y * 1e-4;
-        s.resolve(&mut x, prev, 0.0);
-        assert!(
-            (x - prev).length() < 1e-6,
-            "moved by {}",
-            (x - prev).length()
-        );
+        let mut delta = -Vec3::Y * 1e-4;
+        s.resolve(n, &mut delta, 0.0);
+        assert!(delta.length() < 1e-6, "moved by {}", delta.length());
+        // 40° is steeper than atan 0.5 = 26.6°: it slides.
+        let n40 = Vec3::new(40f32.to_radians().sin(), 40f32.to_radians().cos(), 0.0);
+        let mut delta = -Vec3::Y * 1e-4;
+        s.resolve(n40, &mut delta, 0.0);
+        assert!(delta.length() > 1e-6, "stuck on a 40° slope");
     }
 }

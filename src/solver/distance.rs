@@ -108,27 +108,24 @@ impl Batch {
     /// One Gauss–Seidel pass over this batch (DESIGN §2).
     ///
     /// XPBD: Δλ = (−C − α̃λ − γ n·(Δx_a − Δx_b)) / ((1+γ)(w_a+w_b) + α̃);
-    /// PBD is the same line with α̃ = γ = 0 and −C scaled by k.
-    pub fn solve(&mut self, pos: &mut [Vec3], prev: &[Vec3], inv_mass: &[f32], k: f32) {
+    /// PBD is the same line with α̃ = γ = 0 and −C scaled by k. Positions
+    /// are x = prev + delta (see [`super::Particles::delta`]).
+    pub fn solve(&mut self, prev: &[Vec3], delta: &mut [Vec3], inv_mass: &[f32], k: f32) {
         for i in 0..self.len() {
             let (a, b) = (self.a[i] as usize, self.b[i] as usize);
-            let d = pos[a] - pos[b];
+            let moved = delta[a] - delta[b];
+            let d = (prev[a] - prev[b]) + moved;
             let len = d.length();
             if len < 1e-9 {
                 continue;
             }
             let n = d / len;
             let c = len - self.rest[i];
-            let gamma = self.gamma[i];
-            let damp = if gamma > 0.0 {
-                gamma * n.dot((pos[a] - prev[a]) - (pos[b] - prev[b]))
-            } else {
-                0.0
-            };
+            let damp = self.gamma[i] * n.dot(moved);
             let dl = (-k * c - self.alpha_t[i] * self.lambda[i] - damp) * self.inv_denom[i];
             self.lambda[i] += dl;
-            pos[a] += inv_mass[a] * dl * n;
-            pos[b] -= inv_mass[b] * dl * n;
+            delta[a] += inv_mass[a] * dl * n;
+            delta[b] -= inv_mass[b] * dl * n;
         }
     }
 }
@@ -224,9 +221,9 @@ impl DistanceConstraints {
     }
 
     /// One Gauss–Seidel pass over all constraints, colour by colour.
-    pub(crate) fn solve(&mut self, pos: &mut [Vec3], prev: &[Vec3], inv_mass: &[f32], k: f32) {
+    pub(crate) fn solve(&mut self, prev: &[Vec3], delta: &mut [Vec3], inv_mass: &[f32], k: f32) {
         for batch in &mut self.batches {
-            batch.solve(pos, prev, inv_mass, k);
+            batch.solve(prev, delta, inv_mass, k);
         }
     }
 

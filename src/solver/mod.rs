@@ -13,6 +13,10 @@
 //! 4. collisions (ground, spheres, boxes) with friction;
 //! 5. `v ← (x − x_prev)/h` for every free particle.
 //!
+//! The solver keeps x as x_prev + Δx and projects constraints on the
+//! displacement Δx, so f32 rounding of the coordinates never swallows the
+//! tiny per-substep corrections.
+//!
 //! α (m/N) is the inverse stiffness, so the rope's stretch under a load is
 //! α·F whatever h is: that is what makes XPBD's stiffness independent of
 //! the substep count. λ/h² is the force the constraint exerted (N).
@@ -270,17 +274,19 @@ impl World {
             self.constraints.reset_lambda();
             let p = &mut self.particles;
             for _ in 0..s.iterations {
-                self.constraints.solve(&mut p.pos, &p.prev, &p.inv_mass, k);
+                self.constraints
+                    .solve(&p.prev, &mut p.delta, &p.inv_mass, k);
             }
             self.collide();
-            self.update_velocities(h);
+            self.finish_substep(h);
         }
         self.constraints.tear(&self.particles.pos);
         self.time += s.dt as f64;
         self.last_h = h;
     }
 
-    /// Steps 1 for kinematic particles: drivers and the held particle.
+    /// Step 1 for kinematic particles (drivers and the held one): they move
+    /// to where they must be at time `t`.
     fn move_kinematic(&mut self, t: f64, h: f32, held: Option<(usize, Vec3)>) {
         let p = &mut self.particles;
         let moves = self
@@ -289,20 +295,22 @@ impl World {
             .map(|d| (d.particle, d.position(t)))
             .chain(held);
         for (i, x) in moves {
-            p.prev[i] = p.pos[i];
-            p.pos[i] = x;
-            p.vel[i] = (x - p.prev[i]) / h;
+            p.delta[i] = x - p.pos[i];
+            p.vel[i] = p.delta[i] / h;
         }
     }
 
+    /// Step 1: drag, gravity and the predicted displacement of free particles.
     fn predict(&mut self, h: f32, drag: f32, gravity: Vec3, wind: Vec3) {
         let p = &mut self.particles;
         for i in 0..p.len() {
+            p.prev[i] = p.pos[i];
             if p.inv_mass[i] > 0.0 {
                 let v = wind + (p.vel[i] - wind) * drag + gravity * h;
                 p.vel[i] = v;
-                p.prev[i] = p.pos[i];
-                p.pos[i] += v * h;
+                p.delta[i] = v * h;
+            } else {
+                p.delta[i] = Vec3::ZERO; // kinematic ones are moved next
             }
         }
     }
@@ -315,19 +323,21 @@ impl World {
         for i in 0..p.len() {
             if p.inv_mass[i] > 0.0 {
                 for c in &self.colliders {
-                    c.resolve(&mut p.pos[i], p.prev[i], p.radius[i]);
+                    c.resolve(p.prev[i], &mut p.delta[i], p.radius[i]);
                 }
             }
         }
     }
 
-    fn update_velocities(&mut self, h: f32) {
+    /// Step 5: v = Δx/h for free particles, and x = x_prev + Δx for all.
+    fn finish_substep(&mut self, h: f32) {
         let p = &mut self.particles;
         let inv_h = 1.0 / h;
         for i in 0..p.len() {
             if p.inv_mass[i] > 0.0 {
-                p.vel[i] = (p.pos[i] - p.prev[i]) * inv_h;
+                p.vel[i] = p.delta[i] * inv_h;
             }
+            p.pos[i] = p.prev[i] + p.delta[i];
         }
     }
 

@@ -24,6 +24,12 @@ pub struct Particles {
     pub pos: Vec<Vec3>,
     /// Position at the start of the current substep (m).
     pub prev: Vec<Vec3>,
+    /// Displacement during the current substep, x − x_prev (m). The
+    /// constraints work on it rather than on x: small corrections then
+    /// keep their full f32 precision instead of being rounded to the
+    /// spacing of the coordinates (which is what would let a soft,
+    /// finely substepped chain come to rest a few percent off).
+    pub delta: Vec<Vec3>,
     /// Velocity (m/s).
     pub vel: Vec<Vec3>,
     /// Inverse mass w (1/kg); 0 for pinned, driven or grabbed particles.
@@ -52,6 +58,7 @@ impl Particles {
         debug_assert!(mass > 0.0 && pos.is_finite());
         self.pos.push(pos);
         self.prev.push(pos);
+        self.delta.push(Vec3::ZERO);
         self.vel.push(Vec3::ZERO);
         self.inv_mass.push(1.0 / mass);
         self.mass.push(mass);

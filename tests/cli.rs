@@ -1,0 +1,277 @@
+//! The command line and the scene files, through the real binary (DESIGN §3–4).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use catenary::scene;
+
+fn catenary(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_catenary"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs")
+}
+
+fn scenes() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("catenary-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn every_scene_passes_check_and_runs_without_a_display() {
+    let files = scenes();
+    assert!(files.len() >= 10, "{files:?}");
+    let paths: Vec<&str> = files.iter().map(|p| p.to_str().unwrap()).collect();
+    let mut args = vec!["check"];
+    args.extend(&paths);
+    let out = catenary(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for path in paths {
+        let out = catenary(&["run", path, "--frames", "30"]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{path}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for word in [
+            "particles:",
+            "constraints:",
+            "frames: 30",
+            "wall time:",
+            "ms/frame:",
+            "projections/s:",
+        ] {
+            assert!(stdout.contains(word), "{path}: no `{word}` in {stdout}");
+        }
+    }
+}
+
+#[test]
+fn bad_inputs_exit_1_with_a_message_naming_the_problem() {
+    let dir = temp_dir("bad");
+    let rope = |extra: &str| {
+        format!(
+            "Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 10{extra})])"
+        )
+    };
+    let cases: Vec<(String, &str)> = vec![
+        ("Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 0)])".into(), "bodies[0].segments"),
+        (rope(", mass: -1.0"), "bodies[0].mass"),
+        (rope(", compliance: -0.1"), "bodies[0].compliance"),
+        (rope(", compliance: NaN"), "bodies[0].compliance"),
+        (rope(", mass: inf"), "bodies[0].mass"),
+        (rope(", pins: [11]"), "bodies[0].pins[0]"),
+        (rope(", pins: [-12]"), "-11 ..= 10"),
+        (rope(", colour: 3"), "1:"),
+        (rope(", self_collision: true"), "not implemented"),
+        ("Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), segments: 3)])".into(), "end"),
+        ("Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), end: (0.0, 2.0, 0.0), segments: 3)])".into(), "bodies[0].length"),
+        ("Scene(bodies: [Cloth(origin: (0.0, 0.0, 0.0), size: (0.0, 1.0), resolution: (10, 10))])".into(), "bodies[0].size.0"),
+        ("Scene(bodies: [Cloth(origin: (0.0, 0.0, 0.0), size: (1.0, 1.0), resolution: (1, 10))])".into(), "bodies[0].resolution.0"),
+        ("Scene(bodies: [Cloth(origin: (0.0, 0.0, 0.0), size: (1.0, 1.0), resolution: (3000, 3000))])".into(), "at most 2000000"),
+        ("Scene(bodies: [Cloth(origin: (0.0, 0.0, 0.0), size: (1.0, 1.0), resolution: (4, 4), pins: [(4, 0)])])".into(), "pins[0].0 (row)"),
+        ("Scene(bodies: [Mesh(particles: [(position: (0.0, 0.0, 0.0))], links: [(a: 0, b: 1)])])".into(), "links[0].b"),
+        ("Scene(bodies: [Blob()])".into(), "Blob"),
+        ("Scene(solver: (substeps: 0))".into(), "solver.substeps"),
+        ("Scene(solver: (dt: -0.01))".into(), "solver.dt"),
+        ("Scene(solver: (method: Verlet))".into(), "Verlet"),
+        ("Scene(colliders: [Sphere(center: (0.0, 0.0, 0.0), radius: 0.0)])".into(), "colliders[0].radius"),
+        (format!("Scene(bodies: [{}], drivers: [(body: 1, particle: 0, motion: Sine(axis: (0.0, 1.0, 0.0), amplitude: 0.1, frequency: 1.0))])", &rope("")[15..rope("").len() - 2]), "drivers[0].body"),
+        (rope("").replace(")])", ")], drivers: [(body: 0, particle: 40, motion: Sine(axis: (0.0, 1.0, 0.0), amplitude: 0.1, frequency: 1.0))])"), "drivers[0].particle"),
+        (rope("").replace(")])", ")], drivers: [(body: 0, particle: 0, motion: Sine(axis: (0.0, 0.0, 0.0), amplitude: 0.1, frequency: 1.0))])"), "drivers[0].motion.axis"),
+        ("Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 10)]".into(), "1:"),
+        ("".into(), "1:"),
+    ];
+    for (k, (text, needle)) in cases.iter().enumerate() {
+        let path = dir.join(format!("bad{k}.ron"));
+        std::fs::write(&path, text).unwrap();
+        for args in [
+            vec!["check", path.to_str().unwrap()],
+            vec!["run", path.to_str().unwrap(), "--frames", "5"],
+        ] {
+            let out = catenary(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "case {k} {args:?}: {text}\n{stderr}"
+            );
+            assert!(
+                stderr.contains(needle),
+                "case {k}: `{needle}` not in {stderr}"
+            );
+            assert!(
+                stderr.contains(&format!("bad{k}.ron")),
+                "case {k}: no file name in {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "case {k}: {stderr}");
+        }
+    }
+    // A missing file is an error too, and check reports every file.
+    let out = catenary(&[
+        "check",
+        "/nonexistent.ron",
+        dir.join("bad0.ron").to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr.contains("/nonexistent.ron") && stderr.contains("bad0.ron"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn parse_errors_carry_line_and_column() {
+    let text = "Scene(\n    name: \"x\",\n    solver: (substeps: 10, frobnicate: 1),\n)";
+    let err = scene::parse(text, Path::new("f.ron"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("f.ron:3:"), "{err}");
+    assert!(err.contains("frobnicate"), "{err}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        vec!["run"],
+        vec!["run", "x.ron", "--substeps", "0"],
+        vec!["run", "x.ron", "--dt", "-1"],
+        vec!["run", "x.ron", "--method", "verlet"],
+        vec!["run", "x.ron", "--every", "3"],
+        vec!["check"],
+        vec!["frobnicate", "x"],
+    ] {
+        let out = catenary(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+fn csv(args: &[&str], out: &Path) -> String {
+    let mut full = args.to_vec();
+    full.extend(["--out", out.to_str().unwrap()]);
+    let o = catenary(&full);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read_to_string(out).unwrap()
+}
+
+#[test]
+fn csv_has_the_documented_frames_and_is_bit_identical_across_runs() {
+    let dir = temp_dir("csv");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tearing.ron");
+    let args = [
+        "run",
+        scene.to_str().unwrap(),
+        "--frames",
+        "25",
+        "--every",
+        "10",
+    ];
+    let a = csv(&args, &dir.join("a.csv"));
+    let b = csv(&args, &dir.join("b.csv"));
+    assert!(a == b, "two runs of the same scene differ");
+    let mut lines = a.lines();
+    assert_eq!(lines.next(), Some("frame,body,particle,x,y,z"));
+    let frames: std::collections::BTreeSet<u64> = lines
+        .map(|l| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(frames.into_iter().collect::<Vec<_>>(), vec![0, 10, 20, 25]);
+    // Without --every only the last frame; rows numbered as in the scene (40 × 28 cloth).
+    let last = csv(
+        &["run", scene.to_str().unwrap(), "--frames", "3"],
+        &dir.join("c.csv"),
+    );
+    let rows: Vec<&str> = last.lines().skip(1).collect();
+    assert_eq!(rows.len(), 40 * 28);
+    assert!(rows[0].starts_with("3,0,0,-1,2.5,"), "{}", rows[0]);
+    assert!(rows[39].starts_with("3,0,39,"), "{}", rows[39]);
+}
+
+#[test]
+fn overrides_change_the_method_and_substeps() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/hanging_chain.ron");
+    let out = catenary(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--frames",
+        "10",
+        "--method",
+        "pbd",
+        "--substeps",
+        "7",
+        "--iterations",
+        "3",
+        "--dt",
+        "0.01",
+        "--damping",
+        "2",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        stdout.contains("method: Pbd")
+            && stdout.contains("substeps: 7")
+            && stdout.contains("iterations: 3")
+            && stdout.contains("dt: 0.01"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn save_then_load_gives_the_same_world() {
+    let dir = temp_dir("save");
+    for path in scenes() {
+        let mut scene = scene::load(&path).unwrap();
+        let mut world = scene.build();
+        // A run-time edit: pin the middle particle of the first body, unpin its first.
+        let body = world.bodies[0].clone();
+        world.set_pinned(body.first + body.count / 2, true);
+        world.set_pinned(body.first, false);
+        world.settings.substeps = 13;
+        scene.capture(&world);
+        let out = dir.join(path.file_name().unwrap());
+        scene::save(&out, &scene).unwrap();
+        let reloaded = scene::load(&out).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(reloaded, scene, "{}", path.display());
+        let rebuilt = reloaded.build();
+        assert_eq!(rebuilt.particles.pos, world.particles.pos);
+        assert_eq!(
+            rebuilt.particles.inv_mass,
+            world.particles.inv_mass,
+            "{}",
+            path.display()
+        );
+        assert_eq!(rebuilt.settings, world.settings);
+        assert_eq!(rebuilt.constraints.len(), world.constraints.len());
+        assert!(
+            !out.with_extension("ron.tmp").exists(),
+            "temp file left behind"
+        );
+    }
+}

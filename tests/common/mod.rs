@@ -1,0 +1,57 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use catenary::scene;
+use catenary::solver::World;
+
+/// Builds the world of a scene given as RON text; panics with the scene errors.
+pub fn world(ron: &str) -> World {
+    match scene::parse(ron, Path::new("<test>")) {
+        Ok(s) => s.build(),
+        Err(e) => panic!("test scene is invalid:\n{e}"),
+    }
+}
+
+/// Builds the world of a file in scenes/.
+pub fn scene_world(name: &str) -> World {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes")
+        .join(name);
+    scene::load(&path).unwrap_or_else(|e| panic!("{e}")).build()
+}
+
+/// Every position and velocity finite and within `bound` metres of the origin.
+pub fn assert_sane(world: &World, bound: f32) {
+    let p = &world.particles;
+    for i in 0..p.len() {
+        assert!(
+            p.pos[i].is_finite() && p.vel[i].is_finite(),
+            "particle {i} is not finite: x = {}, v = {}",
+            p.pos[i],
+            p.vel[i]
+        );
+        assert!(
+            p.pos[i].length() < bound,
+            "particle {i} escaped to {}",
+            p.pos[i]
+        );
+    }
+}
+
+/// Times of upward zero crossings of `signal` sampled every `dt`, linearly interpolated.
+pub fn upward_crossings(signal: &[f32], dt: f64) -> Vec<f64> {
+    signal
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] < 0.0 && w[1] >= 0.0)
+        .map(|(i, w)| (i as f64 + (w[0] / (w[0] - w[1])) as f64) * dt)
+        .collect()
+}
+
+/// Mean period from upward crossings.
+pub fn mean_period(crossings: &[f64]) -> f64 {
+    assert!(crossings.len() >= 3, "too few oscillations: {crossings:?}");
+    (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64
+}
