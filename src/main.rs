@@ -16,6 +16,24 @@ struct Cli {
     command: Option<Command>,
     /// Scene to open in the sandbox window (built-in default scene when none).
     scene: Option<PathBuf>,
+    /// Window automation: write the app state (particles with screen positions,
+    /// pins, errors) to FILE about 5 times a second.
+    #[arg(long, value_name = "FILE")]
+    dump_state: Option<PathBuf>,
+    /// Window automation: save a PNG of the window to FILE (see --screenshot-after).
+    #[arg(long, value_name = "FILE")]
+    screenshot: Option<PathBuf>,
+    /// Seconds after start for --screenshot.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 3.0,
+        requires = "screenshot"
+    )]
+    screenshot_after: f32,
+    /// Window automation: close the window after SECONDS.
+    #[arg(long, value_name = "SECONDS")]
+    exit_after: Option<f32>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -115,10 +133,22 @@ fn main() -> ExitCode {
             };
         }
         None => {
-            eprintln!(
-                "catenary: the sandbox window is not built yet; use `catenary run SCENE.ron` or `catenary check SCENE.ron` (see --help)"
-            );
-            return ExitCode::from(2);
+            if std::env::var_os("DISPLAY").is_none()
+                && std::env::var_os("WAYLAND_DISPLAY").is_none()
+            {
+                eprintln!(
+                    "error: no display (DISPLAY and WAYLAND_DISPLAY are unset): the sandbox needs a window; \
+                     headless use: `catenary run SCENE.ron` or `catenary check SCENE.ron`"
+                );
+                return ExitCode::FAILURE;
+            }
+            catenary::app::run(catenary::app::Options {
+                scene: cli.scene,
+                dump_state: cli.dump_state,
+                screenshot: cli.screenshot.map(|f| (cli.screenshot_after, f)),
+                exit_after: cli.exit_after,
+            });
+            Ok(())
         }
     };
     match result {

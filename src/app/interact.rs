@@ -1,0 +1,185 @@
+//! Mouse and keyboard: picking, dragging particles, pinning, camera.
+
+use macroquad::prelude::*;
+
+use super::camera::OrbitCamera;
+use crate::solver::World;
+
+/// Pick radius around the cursor (pixels).
+const PICK_RADIUS: f32 = 14.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Drag {
+    None,
+    /// Pulling particle `i` on the plane facing the camera through `anchor`.
+    Particle {
+        anchor: Vec3,
+    },
+    Orbit,
+    Pan,
+}
+
+/// The mouse state between frames.
+#[derive(Clone, Debug)]
+pub struct Mouse {
+    /// Particle under the cursor.
+    pub hovered: Option<usize>,
+    drag: Drag,
+    last: Vec2,
+    /// Where the held particle was asked to be last frame (m).
+    last_target: Option<Vec3>,
+    /// Smoothed velocity of the drag target (m/s), handed to the particle on release.
+    velocity: Vec3,
+}
+
+impl Default for Mouse {
+    fn default() -> Self {
+        Self {
+            hovered: None,
+            drag: Drag::None,
+            last: Vec2::ZERO,
+            last_target: None,
+            velocity: Vec3::ZERO,
+        }
+    }
+}
+
+/// The free particle nearest the cursor within [`PICK_RADIUS`] pixels.
+pub fn pick(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<usize> {
+    let project = camera.projector();
+    let eye = camera.eye();
+    let mut best: Option<(usize, f32, f32)> = None;
+    for (i, &p) in world.particles.pos.iter().enumerate() {
+        let Some(s) = project(p) else { continue };
+        let d = s.distance(cursor);
+        let depth = p.distance_squared(eye);
+        // Nearest on screen; among equally near ones, the nearest to the eye.
+        let better = best.is_none_or(|(_, bd, bz)| d < bd - 0.5 || (d < bd + 0.5 && depth < bz));
+        if d <= PICK_RADIUS && better {
+            best = Some((i, d, depth));
+        }
+    }
+    best.map(|(i, _, _)| i)
+}
+
+impl Mouse {
+    /// True while the left button pulls a particle.
+    pub fn dragging_particle(&self) -> bool {
+        matches!(self.drag, Drag::Particle { .. })
+    }
+
+    /// Handles one frame of mouse input. `over_ui`: egui wants the pointer,
+    /// so the world is left alone (a drag already started continues).
+    pub fn update(
+        &mut self,
+        world: &mut World,
+        camera: &mut OrbitCamera,
+        over_ui: bool,
+        frame_dt: f32,
+    ) {
+        let cursor = Vec2::from(mouse_position());
+        let delta = cursor - self.last;
+        self.last = cursor;
+        if self.drag == Drag::None {
+            self.hovered = if over_ui {
+                None
+            } else {
+                pick(world, camera, cursor)
+            };
+        }
+        if !over_ui {
+            let wheel = mouse_wheel().1;
+            if wheel != 0.0 {
+                camera.zoom(wheel.signum());
+            }
+            if is_mouse_button_pressed(MouseButton::Left) {
+                self.press(world);
+            }
+            if is_mouse_button_pressed(MouseButton::Middle) {
+                self.drag = Drag::Pan;
+            }
+            if is_mouse_button_pressed(MouseButton::Right) {
+                self.toggle_pin(world);
+            }
+        }
+        match self.drag {
+            Drag::Particle { anchor } => {
+                if let Some(target) = camera.on_view_plane(cursor, anchor) {
+                    self.follow(world, target, frame_dt);
+                }
+                if !is_mouse_button_down(MouseButton::Left) {
+                    world.release(Some(self.velocity));
+                    self.end_drag();
+                }
+            }
+            Drag::Orbit => {
+                camera.orbit(delta);
+                if !is_mouse_button_down(MouseButton::Left) {
+                    self.end_drag();
+                }
+            }
+            Drag::Pan => {
+                camera.pan(delta);
+                if !is_mouse_button_down(MouseButton::Middle) {
+                    self.end_drag();
+                }
+            }
+            Drag::None => {}
+        }
+        // The held particle may have been removed by a reload.
+        if self.dragging_particle() && world.grabbed().is_none() {
+            self.end_drag();
+        }
+    }
+
+    fn press(&mut self, world: &mut World) {
+        match self.hovered {
+            Some(i) if !world.particles.is_pinned(i) && !world.particles.is_driven(i) => {
+                world.grab(i);
+                self.drag = Drag::Particle {
+                    anchor: world.particles.pos[i],
+                };
+                self.last_target = None;
+                self.velocity = Vec3::ZERO;
+            }
+            Some(_) => {} // pinned or driven: right-click / P unpins
+            None => self.drag = Drag::Orbit,
+        }
+    }
+
+    fn follow(&mut self, world: &mut World, target: Vec3, frame_dt: f32) {
+        world.drag_to(target);
+        if let Some(last) = self.last_target
+            && frame_dt > 0.0
+        {
+            let v = (target - last) / frame_dt;
+            // Smooth over a few frames: a flick throws, jitter does not.
+            self.velocity = self.velocity.lerp(v, 0.5);
+        }
+        self.last_target = Some(target);
+    }
+
+    fn end_drag(&mut self) {
+        self.drag = Drag::None;
+        self.last_target = None;
+    }
+
+    /// Pins or unpins the particle under the cursor (right-click or P).
+    pub fn toggle_pin(&mut self, world: &mut World) {
+        if let Some(i) = self.hovered {
+            if world.grabbed() == Some(i) {
+                world.release(None);
+                self.end_drag();
+            }
+            let pinned = world.particles.is_pinned(i);
+            world.set_pinned(i, !pinned);
+        }
+    }
+
+    /// Lets go of anything held (before the world is replaced).
+    pub fn cancel(&mut self, world: &mut World) {
+        world.release(None);
+        self.end_drag();
+        self.hovered = None;
+    }
+}

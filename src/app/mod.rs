@@ -1,0 +1,374 @@
+//! The sandbox window: macroquad for drawing and input, egui for panels.
+//!
+//! The app holds no physics: it steps [`World`] with a fixed `dt` and an
+//! accumulator, reads positions to draw, and edits settings, compliances
+//! and pins through the solver's API.
+
+mod camera;
+mod interact;
+mod panel;
+mod plots;
+mod reload;
+mod render;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use egui_macroquad::egui;
+use macroquad::prelude::*;
+
+use crate::scene::{self, Scene};
+use crate::solver::World;
+use camera::OrbitCamera;
+use interact::Mouse;
+use render::{Display, Highlight, Renderer};
+
+/// The scene shown when no file is given.
+pub const DEFAULT_SCENE: &str = include_str!("../../scenes/default.ron");
+
+/// Command-line options of the window.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Scene file; None = the built-in default scene.
+    pub scene: Option<PathBuf>,
+    /// Write the app's state to this file about 5 times a second (for tests and scripts).
+    pub dump_state: Option<PathBuf>,
+    /// Save a PNG of the window after this many seconds.
+    pub screenshot: Option<(f32, PathBuf)>,
+    /// Close the window after this many seconds.
+    pub exit_after: Option<f32>,
+}
+
+/// Opens the window and runs until it is closed.
+pub fn run(options: Options) {
+    let conf = macroquad::conf::Conf {
+        miniquad_conf: macroquad::miniquad::conf::Conf {
+            window_title: "catenary".to_owned(),
+            window_width: 1280,
+            window_height: 800,
+            sample_count: 1,
+            ..Default::default()
+        },
+        draw_call_vertex_capacity: 65_536,
+        draw_call_index_capacity: 400_000,
+        ..Default::default()
+    };
+    macroquad::Window::from_config(conf, main_loop(options));
+}
+
+async fn main_loop(options: Options) {
+    let mut app = App::new(&options);
+    let started = Instant::now();
+    let mut last_dump = 0.0;
+    loop {
+        let wall = started.elapsed().as_secs_f32();
+        app.frame();
+        if let Some((after, path)) = &options.screenshot
+            && wall >= *after
+            && !app.screenshot_taken
+        {
+            get_screen_data().export_png(&path.to_string_lossy());
+            app.screenshot_taken = true;
+        }
+        if let Some(path) = &options.dump_state
+            && wall - last_dump >= 0.2
+        {
+            last_dump = wall;
+            app.dump_state(path);
+        }
+        if options.exit_after.is_some_and(|t| wall >= t) || app.quit {
+            break;
+        }
+        next_frame().await;
+    }
+}
+
+/// Where the running scene came from.
+#[derive(Clone, Debug)]
+enum Source {
+    Builtin,
+    File(PathBuf),
+}
+
+/// Frame-time statistics (milliseconds), smoothed.
+#[derive(Default)]
+struct Timing {
+    solver_ms: f32,
+    render_ms: f32,
+}
+
+/// All state of the window.
+pub struct App {
+    source: Source,
+    /// The last scene that loaded, with the user's compliance edits.
+    scene: Scene,
+    world: World,
+    camera: OrbitCamera,
+    display: Display,
+    renderer: Renderer,
+    mouse: Mouse,
+    paused: bool,
+    /// Simulated seconds per real second.
+    time_scale: f32,
+    accumulator: f32,
+    frames: u64,
+    /// Problems with the scene file; the last good scene keeps running.
+    errors: Vec<String>,
+    /// One-line status of the last file action.
+    status: String,
+    watcher: Option<reload::FileWatcher>,
+    help: bool,
+    timing: Timing,
+    history: plots::History,
+    /// egui wanted the pointer / keyboard in the last frame.
+    ui_has_pointer: bool,
+    ui_has_keyboard: bool,
+    panel: panel::PanelState,
+    screenshot_taken: bool,
+    quit: bool,
+}
+
+impl App {
+    fn new(options: &Options) -> Self {
+        let builtin = scene::parse(DEFAULT_SCENE, Path::new("<built-in default scene>"))
+            .expect("the built-in scene is valid (a test checks it)");
+        let mut app = Self {
+            source: Source::Builtin,
+            world: builtin.build(),
+            camera: OrbitCamera::from(&builtin.camera),
+            scene: builtin,
+            display: Display::default(),
+            renderer: Renderer::default(),
+            mouse: Mouse::default(),
+            paused: false,
+            time_scale: 1.0,
+            accumulator: 0.0,
+            frames: 0,
+            errors: Vec::new(),
+            status: String::new(),
+            watcher: None,
+            help: false,
+            timing: Timing::default(),
+            history: plots::History::default(),
+            ui_has_pointer: false,
+            ui_has_keyboard: false,
+            panel: panel::PanelState::new(options.scene.as_deref()),
+            screenshot_taken: false,
+            quit: false,
+        };
+        if let Some(path) = &options.scene {
+            app.open(path);
+        }
+        app
+    }
+
+    /// Opens a scene file: on success it replaces the world and the camera
+    /// and is watched from then on; on failure the errors are shown and the
+    /// current scene keeps running.
+    fn open(&mut self, path: &Path) {
+        self.source = Source::File(path.to_path_buf());
+        self.watcher = match reload::FileWatcher::new(path) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                self.status = format!("hot reload unavailable: {e}");
+                None
+            }
+        };
+        if self.reload() {
+            self.camera = OrbitCamera::from(&self.scene.camera);
+        }
+    }
+
+    /// Re-reads the scene file (the camera stays). Returns true on success.
+    fn reload(&mut self) -> bool {
+        let Source::File(path) = &self.source else {
+            self.reset();
+            return true;
+        };
+        match scene::load(path) {
+            Ok(scene) => {
+                self.mouse.cancel(&mut self.world);
+                self.world = scene.build();
+                self.scene = scene;
+                self.errors.clear();
+                self.accumulator = 0.0;
+                self.status = format!("loaded {}", path.display());
+                true
+            }
+            Err(errors) => {
+                self.errors = errors.0.iter().map(|e| e.to_string()).collect();
+                false
+            }
+        }
+    }
+
+    /// Restarts the simulation from the scene, keeping the panel's settings.
+    fn reset(&mut self) {
+        self.mouse.cancel(&mut self.world);
+        let settings = self.world.settings;
+        self.world = self.scene.build();
+        self.world.settings = settings;
+        self.accumulator = 0.0;
+    }
+
+    /// Writes the scene with the run-time edits (settings, pins) to `path`.
+    fn save_as(&mut self, path: &Path) {
+        let mut scene = self.scene.clone();
+        scene.capture(&self.world);
+        scene.camera = crate::scene::CameraDef {
+            target: self.camera.target.into(),
+            distance: self.camera.distance,
+            yaw: self.camera.yaw,
+            pitch: self.camera.pitch,
+        };
+        self.status = match scene::save(path, &scene) {
+            Ok(()) => format!("saved {}", path.display()),
+            Err(e) => format!("not saved: {e}"),
+        };
+    }
+
+    fn frame(&mut self) {
+        if self.watcher.as_ref().is_some_and(|w| w.changed()) {
+            self.reload();
+        }
+        self.keyboard();
+        let frame_dt = get_frame_time();
+        self.mouse.update(
+            &mut self.world,
+            &mut self.camera,
+            self.ui_has_pointer,
+            frame_dt,
+        );
+        self.simulate(frame_dt);
+
+        let t = Instant::now();
+        clear_background(Color::new(0.11, 0.12, 0.14, 1.0));
+        let hl = Highlight {
+            hovered: self.mouse.hovered,
+            held: self.world.grabbed(),
+        };
+        self.renderer
+            .draw(&self.world, &self.camera, &self.display, hl);
+        egui_macroquad::ui(|ctx| self.ui(ctx));
+        egui_macroquad::draw();
+        smooth(&mut self.timing.render_ms, t.elapsed().as_secs_f32() * 1e3);
+    }
+
+    /// Fixed-dt stepping with an accumulator: at most 4 steps per drawn
+    /// frame, so a slow frame slows the simulation rather than snowballing.
+    fn simulate(&mut self, frame_dt: f32) {
+        if self.paused {
+            self.accumulator = 0.0;
+            return;
+        }
+        let dt = self.world.settings.dt;
+        self.accumulator += frame_dt.min(0.1) * self.time_scale;
+        let t = Instant::now();
+        let mut steps = 0;
+        while self.accumulator >= dt && steps < 4 {
+            self.step();
+            self.accumulator -= dt;
+            steps += 1;
+        }
+        if steps == 4 {
+            self.accumulator = 0.0;
+        }
+        if steps > 0 {
+            smooth(
+                &mut self.timing.solver_ms,
+                t.elapsed().as_secs_f32() * 1e3 / steps as f32,
+            );
+        }
+    }
+
+    fn step(&mut self) {
+        self.world.step();
+        self.frames += 1;
+        let energy = self.world.kinetic_energy() + self.world.potential_energy();
+        self.history.push(
+            self.world.time(),
+            100.0 * self.world.max_strain() as f64,
+            energy,
+        );
+    }
+
+    fn keyboard(&mut self) {
+        if self.ui_has_keyboard {
+            return;
+        }
+        if is_key_pressed(KeyCode::Space) {
+            self.paused = !self.paused;
+        }
+        if is_key_pressed(KeyCode::S) && self.paused {
+            self.step();
+        }
+        if is_key_pressed(KeyCode::R) {
+            self.reset();
+        }
+        if is_key_pressed(KeyCode::P) {
+            self.mouse.toggle_pin(&mut self.world);
+        }
+        if is_key_pressed(KeyCode::H) || is_key_pressed(KeyCode::F1) {
+            self.help = !self.help;
+        }
+        if is_key_pressed(KeyCode::Escape) {
+            self.help = false;
+        }
+    }
+
+    fn ui(&mut self, ctx: &egui::Context) {
+        self.side_panel(ctx);
+        self.plots_panel(ctx);
+        self.error_banner(ctx);
+        // The world is drawn in what the panels leave free (used next frame).
+        let free = ctx.available_rect();
+        let ppp = ctx.pixels_per_point();
+        self.camera.view = Rect::new(
+            free.left() * ppp,
+            free.top() * ppp,
+            (free.width() * ppp).max(1.0),
+            (free.height() * ppp).max(1.0),
+        );
+        self.legend(ctx);
+        if self.help {
+            self.help_window(ctx);
+        }
+        self.ui_has_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        self.ui_has_keyboard = ctx.wants_keyboard_input();
+    }
+
+    /// Writes a plain-text snapshot: a header and one line per particle
+    /// `index x y z screen_x screen_y pinned`, via a temp file and a rename.
+    fn dump_state(&self, path: &Path) {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "frames {}", self.frames);
+        let _ = writeln!(s, "time {}", self.world.time());
+        let _ = writeln!(s, "paused {}", self.paused);
+        let _ = writeln!(s, "scene {}", self.scene.name);
+        let _ = writeln!(s, "held {:?}", self.world.grabbed());
+        let _ = writeln!(s, "errors {}", self.errors.len());
+        for e in &self.errors {
+            let _ = writeln!(s, "error {}", e.replace('\n', " "));
+        }
+        let _ = writeln!(s, "particles {}", self.world.particles.len());
+        let project = self.camera.projector();
+        for (i, &p) in self.world.particles.pos.iter().enumerate() {
+            let sc = project(p).unwrap_or(Vec2::splat(-1.0));
+            let pinned = self.world.particles.is_pinned(i) as u8;
+            let _ = writeln!(s, "{i} {} {} {} {} {} {pinned}", p.x, p.y, p.z, sc.x, sc.y);
+        }
+        let tmp = path.with_extension("tmp");
+        if std::fs::write(&tmp, s).is_ok() {
+            let _ = std::fs::rename(&tmp, path);
+        }
+    }
+}
+
+fn smooth(avg: &mut f32, sample: f32) {
+    *avg = if *avg == 0.0 {
+        sample
+    } else {
+        *avg * 0.9 + sample * 0.1
+    };
+}

@@ -1,0 +1,467 @@
+//! The egui side: control panel, error banner, colour legend, help.
+
+use std::path::{Path, PathBuf};
+
+use egui_macroquad::egui::{self, Color32, RichText};
+
+use super::App;
+use super::render::{ColourMode, colormap};
+use crate::scene::{BodyDef, MethodDef};
+use crate::solver::{LinkKind, Method};
+
+/// Text fields and the scene list.
+pub struct PanelState {
+    scene_files: Vec<PathBuf>,
+    open_path: String,
+    save_path: String,
+}
+
+impl PanelState {
+    /// Lists the `.ron` files beside the opened scene, or in ./scenes.
+    pub fn new(opened: Option<&Path>) -> Self {
+        let dir = opened
+            .and_then(Path::parent)
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("scenes"));
+        let mut scene_files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .collect();
+        scene_files.sort();
+        Self {
+            scene_files,
+            open_path: opened.map(|p| p.display().to_string()).unwrap_or_default(),
+            save_path: opened
+                .map(|p| p.with_extension("edited.ron").display().to_string())
+                .unwrap_or_else(|| "my_scene.ron".into()),
+        }
+    }
+}
+
+/// A compliance slider (m/N, logarithmic) with a "rigid" box for α = 0.
+/// Returns the new value when the user changed it.
+fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
+    let mut rigid = value == 0.0;
+    let mut v = if rigid { 1e-6 } else { value };
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        changed |= ui
+            .checkbox(&mut rigid, "rigid")
+            .on_hover_text("compliance α = 0: the constraint does not stretch at all")
+            .changed();
+        ui.add_enabled_ui(!rigid, |ui| {
+            changed |= ui
+                .add(
+                    egui::Slider::new(&mut v, 1e-9..=1.0)
+                        .logarithmic(true)
+                        .text(label)
+                        .custom_formatter(|x, _| format!("{x:.1e}")),
+                )
+                .on_hover_text(
+                    "compliance α in m/N, the inverse of stiffness: a link under a force F stretches by α·F",
+                )
+                .changed();
+        });
+    });
+    changed.then_some(if rigid { 0.0 } else { v })
+}
+
+impl App {
+    pub(super) fn side_panel(&mut self, ctx: &egui::Context) {
+        egui::SidePanel::right("controls")
+            .default_width(310.0)
+            .resizable(true)
+            .show(ctx, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.scene_section(ui);
+                    ui.separator();
+                    self.solver_section(ui);
+                    ui.separator();
+                    self.display_section(ui);
+                    ui.separator();
+                    self.stats_section(ui);
+                    ui.separator();
+                    self.bodies_section(ui);
+                });
+            });
+    }
+
+    fn scene_section(&mut self, ui: &mut egui::Ui) {
+        ui.heading(&self.scene.name);
+        let current = match &self.source {
+            super::Source::Builtin => "built-in default".to_string(),
+            super::Source::File(p) => p.display().to_string(),
+        };
+        let mut pick = None;
+        egui::ComboBox::from_label("scene")
+            .selected_text(&current)
+            .width(200.0)
+            .show_ui(ui, |ui| {
+                for f in &self.panel.scene_files {
+                    let name = f.file_name().unwrap_or_default().to_string_lossy();
+                    if ui
+                        .selectable_label(current == f.display().to_string(), name)
+                        .clicked()
+                    {
+                        pick = Some(f.clone());
+                    }
+                }
+            })
+            .response
+            .on_hover_text("the .ron files in the scenes folder");
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut self.panel.open_path).desired_width(190.0))
+                .on_hover_text("path of a scene file to open");
+            if ui.button("Open…").clicked() {
+                pick = Some(PathBuf::from(self.panel.open_path.trim()));
+            }
+        });
+        if let Some(path) = pick {
+            self.panel.open_path = path.display().to_string();
+            self.open(&path);
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .button("Reload")
+                .on_hover_text("re-read the scene file")
+                .clicked()
+            {
+                self.reload();
+            }
+            if ui
+                .button("Reset (R)")
+                .on_hover_text("restart from the scene, keeping the solver settings")
+                .clicked()
+            {
+                self.reset();
+            }
+            let label = if self.paused {
+                "Run (Space)"
+            } else {
+                "Pause (Space)"
+            };
+            if ui.button(label).clicked() {
+                self.paused = !self.paused;
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut self.panel.save_path).desired_width(190.0))
+                .on_hover_text(
+                    "where to save the scene with your edits (settings, pins, compliances, camera)",
+                );
+            if ui.button("Save as").clicked() {
+                let path = PathBuf::from(self.panel.save_path.trim());
+                self.save_as(&path);
+            }
+        });
+        if !self.status.is_empty() {
+            ui.label(RichText::new(&self.status).small());
+        }
+    }
+
+    fn solver_section(&mut self, ui: &mut egui::Ui) {
+        let s = &mut self.world.settings;
+        ui.horizontal(|ui| {
+            ui.label("method");
+            ui.selectable_value(&mut s.method, Method::Xpbd, "XPBD")
+                .on_hover_text("compliance in m/N: stiffness independent of substeps");
+            ui.selectable_value(&mut s.method, Method::Pbd, "PBD")
+                .on_hover_text(
+                    "classic PBD: stiffness k per projection, depends on substeps and iterations",
+                );
+        });
+        ui.add(
+            egui::Slider::new(&mut s.substeps, 1..=200)
+                .logarithmic(true)
+                .text("substeps"),
+        )
+        .on_hover_text("substeps per frame; h = dt / substeps");
+        ui.add(
+            egui::Slider::new(&mut s.iterations, 1..=100)
+                .logarithmic(true)
+                .text("iterations"),
+        )
+        .on_hover_text("Gauss–Seidel passes over all constraints per substep");
+        ui.add(
+            egui::Slider::new(&mut s.dt, 1.0 / 480.0..=1.0 / 15.0)
+                .logarithmic(true)
+                .text("dt s")
+                .custom_formatter(|x, _| format!("{:.4} (1/{:.0})", x, 1.0 / x)),
+        )
+        .on_hover_text("simulated seconds per frame");
+        ui.add(
+            egui::Slider::new(&mut s.damping, 0.0..=1000.0)
+                .logarithmic(true)
+                .max_decimals(2)
+                .text("damping β kg/s"),
+        )
+        .on_hover_text("XPBD constraint damping: damps stretching, not swinging (γ = αβ/h)");
+        ui.add(
+            egui::Slider::new(&mut s.air_drag, 0.0..=20.0)
+                .logarithmic(true)
+                .text("air drag 1/s"),
+        )
+        .on_hover_text("velocity relaxes toward the wind at this rate");
+        ui.horizontal(|ui| {
+            ui.label("wind m/s")
+                .on_hover_text("air velocity; acts through air drag");
+            for k in 0..3 {
+                ui.add(
+                    egui::DragValue::new(&mut s.wind[k])
+                        .speed(0.1)
+                        .range(-50.0..=50.0),
+                );
+            }
+        });
+        ui.add(egui::Slider::new(&mut s.gravity.y, -30.0..=0.0).text("gravity y m/s²"))
+            .on_hover_text("vertical gravity; Earth is −9.81");
+        ui.add_enabled(
+            s.method == Method::Pbd,
+            egui::Slider::new(&mut s.pbd_stiffness, 0.001..=1.0)
+                .logarithmic(true)
+                .text("PBD stiffness k"),
+        )
+        .on_hover_text("PBD only: fraction of the error corrected per projection");
+        ui.add(
+            egui::Slider::new(&mut self.time_scale, 0.05..=2.0)
+                .logarithmic(true)
+                .text("time scale"),
+        )
+        .on_hover_text("simulated seconds per real second (slow motion below 1)");
+        self.scene.solver.method = match s.method {
+            Method::Xpbd => MethodDef::Xpbd,
+            Method::Pbd => MethodDef::Pbd,
+        };
+    }
+
+    fn bodies_section(&mut self, ui: &mut egui::Ui) {
+        ui.label(RichText::new("Bodies").strong());
+        let mut edits: Vec<(usize, LinkKind, f32)> = Vec::new();
+        for (b, def) in self.scene.bodies.iter().enumerate() {
+            let kinds: &[(LinkKind, &str)] = match def {
+                BodyDef::Rope(_) => &[(LinkKind::Stretch, "links"), (LinkKind::Bend, "bending")],
+                BodyDef::Cloth(_) => &[
+                    (LinkKind::Stretch, "stretch"),
+                    (LinkKind::Shear, "shear"),
+                    (LinkKind::Bend, "bending"),
+                ],
+                BodyDef::Mesh(_) => &[(LinkKind::Stretch, "links")],
+            };
+            let title = match def {
+                BodyDef::Rope(_) => format!("{b}: rope"),
+                BodyDef::Cloth(_) => format!("{b}: cloth"),
+                BodyDef::Mesh(_) => format!("{b}: mesh"),
+            };
+            egui::CollapsingHeader::new(title)
+                .default_open(b < 2)
+                .show(ui, |ui| {
+                    for &(kind, label) in kinds {
+                        if let Some(value) = self.world.constraints.compliance(b, kind)
+                            && let Some(v) = compliance_ui(ui, label, value)
+                        {
+                            edits.push((b, kind, v));
+                        }
+                    }
+                });
+        }
+        for (b, kind, v) in edits {
+            self.world.constraints.set_compliance(b, kind, v);
+            set_def_compliance(&mut self.scene.bodies[b], kind, v);
+        }
+    }
+
+    fn display_section(&mut self, ui: &mut egui::Ui) {
+        let d = &mut self.display;
+        ui.horizontal(|ui| {
+            ui.label("colour");
+            ui.selectable_value(&mut d.colour, ColourMode::Plain, "plain");
+            ui.selectable_value(&mut d.colour, ColourMode::Strain, "strain")
+                .on_hover_text("largest (length − rest)/rest at each particle");
+            ui.selectable_value(&mut d.colour, ColourMode::Tension, "tension")
+                .on_hover_text("largest |λ|/h² at each particle, newtons");
+        });
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut d.wireframe, "wireframe")
+                .on_hover_text("cloth edges");
+            ui.checkbox(&mut d.particles, "particles")
+                .on_hover_text("dots on rope and mesh particles");
+            ui.checkbox(&mut d.colliders, "colliders");
+        });
+    }
+
+    fn stats_section(&mut self, ui: &mut egui::Ui) {
+        let w = &self.world;
+        let energy = w.kinetic_energy() + w.potential_energy();
+        egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+            let mut row = |k: &str, v: String, hover: &str| {
+                ui.label(k).on_hover_text(hover);
+                ui.label(v);
+                ui.end_row();
+            };
+            row(
+                "fps",
+                format!("{:.0}", macroquad::time::get_fps()),
+                "frames drawn per second",
+            );
+            row(
+                "solver",
+                format!("{:.2} ms/frame", self.timing.solver_ms),
+                "time in World::step per simulated frame",
+            );
+            row(
+                "render",
+                format!("{:.2} ms/frame", self.timing.render_ms),
+                "time to build and draw the meshes and panels",
+            );
+            row("particles", w.particles.len().to_string(), "");
+            row(
+                "constraints",
+                format!(
+                    "{} in {} colours",
+                    w.constraints.len(),
+                    w.constraints.colour_count()
+                ),
+                "distance constraints; a colour holds constraints sharing no particle",
+            );
+            row(
+                "max strain",
+                format!("{:.3} %", 100.0 * w.max_strain()),
+                "largest (length − rest)/rest",
+            );
+            row(
+                "max tension",
+                format!("{:.3} N", w.max_tension()),
+                "largest |λ|/h² of the last substep",
+            );
+            row(
+                "energy",
+                format!("{energy:.4} J"),
+                "kinetic + gravitational potential of the free particles",
+            );
+            row(
+                "time",
+                format!(
+                    "{:.2} s{}",
+                    w.time(),
+                    if self.paused { " (paused)" } else { "" }
+                ),
+                "simulated time",
+            );
+        });
+        ui.label(RichText::new("H or F1: help").small());
+    }
+
+    pub(super) fn plots_panel(&mut self, ctx: &egui::Context) {
+        egui::TopBottomPanel::bottom("plots")
+            .exact_height(150.0)
+            .show(ctx, |ui| self.history.ui(ui));
+    }
+
+    pub(super) fn error_banner(&mut self, ctx: &egui::Context) {
+        if self.errors.is_empty() {
+            return;
+        }
+        egui::TopBottomPanel::top("errors").show(ctx, |ui| {
+            ui.label(
+                RichText::new("Scene error — still running the last good scene; fix the file and save to reload:")
+                    .color(Color32::from_rgb(255, 120, 100))
+                    .strong(),
+            );
+            for e in &self.errors {
+                ui.label(RichText::new(e).color(Color32::from_rgb(255, 170, 150)).monospace());
+            }
+        });
+    }
+
+    pub(super) fn legend(&mut self, ctx: &egui::Context) {
+        let (title, unit) = match self.display.colour {
+            ColourMode::Plain => return,
+            ColourMode::Strain => ("strain", "%"),
+            ColourMode::Tension => ("tension", "N"),
+        };
+        let max = self.renderer.scale_max * if unit == "%" { 100.0 } else { 1.0 };
+        egui::Area::new(egui::Id::new("legend"))
+            .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -12.0])
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(format!("{title} ({unit})"));
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(200.0, 14.0), egui::Sense::hover());
+                    let steps = 40;
+                    for k in 0..steps {
+                        let c = colormap(k as f32 / (steps - 1) as f32);
+                        let x0 = rect.left() + rect.width() * k as f32 / steps as f32;
+                        let x1 = rect.left() + rect.width() * (k + 1) as f32 / steps as f32;
+                        let r = egui::Rect::from_min_max(
+                            egui::pos2(x0, rect.top()),
+                            egui::pos2(x1, rect.bottom()),
+                        );
+                        let [cr, cg, cb] = c.map(|v| (v * 255.0) as u8);
+                        ui.painter()
+                            .rect_filled(r, 0.0, Color32::from_rgb(cr, cg, cb));
+                    }
+                    ui.horizontal(|ui| {
+                        ui.label("0");
+                        ui.add_space(150.0);
+                        ui.label(format!("{max:.3}"));
+                    });
+                });
+            });
+    }
+
+    pub(super) fn help_window(&mut self, ctx: &egui::Context) {
+        egui::Window::new("Controls")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .open(&mut self.help)
+            .show(ctx, |ui| {
+                egui::Grid::new("help")
+                    .num_columns(2)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (k, v) in CONTROLS {
+                            ui.label(RichText::new(*k).strong());
+                            ui.label(*v);
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+}
+
+/// Every control of the window (also in the README).
+pub const CONTROLS: &[(&str, &str)] = &[
+    (
+        "left-drag a particle",
+        "pull it (on a plane facing the camera); release to throw",
+    ),
+    ("left-drag empty space", "orbit the camera"),
+    ("middle-drag", "pan"),
+    ("scroll", "zoom"),
+    (
+        "right-click / P",
+        "pin or unpin the particle under the cursor",
+    ),
+    ("Space", "pause / run"),
+    ("S", "single step while paused"),
+    ("R", "reset to the scene (solver settings kept)"),
+    ("H / F1", "this help"),
+    ("Esc", "close this help"),
+];
+
+fn set_def_compliance(def: &mut BodyDef, kind: LinkKind, v: f32) {
+    match (def, kind) {
+        (BodyDef::Rope(r), LinkKind::Stretch) => r.compliance = v,
+        (BodyDef::Rope(r), LinkKind::Bend) => r.bend_compliance = Some(v),
+        (BodyDef::Cloth(c), LinkKind::Stretch) => c.stretch_compliance = v,
+        (BodyDef::Cloth(c), LinkKind::Shear) => c.shear_compliance = v,
+        (BodyDef::Cloth(c), LinkKind::Bend) => c.bend_compliance = Some(v),
+        (BodyDef::Mesh(m), _) => m.links.iter_mut().for_each(|l| l.compliance = v),
+        _ => {}
+    }
+}

@@ -1,0 +1,394 @@
+//! Drawing the world: one mesh per body per frame (cloth as shaded
+//! two-sided triangles, ropes and meshes as camera-facing ribbons with
+//! particle dots), colliders, and colour modes with a value per particle.
+
+use macroquad::models::{Mesh, Vertex, draw_mesh};
+use macroquad::prelude::*;
+
+use super::camera::OrbitCamera;
+use crate::solver::{Collider, LinkKind, Shape, World};
+
+/// What the colour of a particle shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColourMode {
+    /// Material colours.
+    Plain,
+    /// Largest strain (|x_a − x_b| − L)/L of the constraints at the particle.
+    Strain,
+    /// Largest tension |λ|/h² (N) of the constraints at the particle.
+    Tension,
+}
+
+/// Display toggles.
+#[derive(Clone, Debug)]
+pub struct Display {
+    /// Colour mode.
+    pub colour: ColourMode,
+    /// Cloth edges drawn over the triangles.
+    pub wireframe: bool,
+    /// Dots on every rope and mesh particle.
+    pub particles: bool,
+    /// Spheres, boxes and ground drawn.
+    pub colliders: bool,
+}
+
+impl Default for Display {
+    fn default() -> Self {
+        Self {
+            colour: ColourMode::Plain,
+            wireframe: false,
+            particles: true,
+            colliders: true,
+        }
+    }
+}
+
+const ROPE: [f32; 3] = [0.85, 0.62, 0.35];
+const CLOTH_FRONT: [f32; 3] = [0.30, 0.55, 0.85];
+const CLOTH_BACK: [f32; 3] = [0.85, 0.45, 0.35];
+const PINNED: Color = Color::new(0.9, 0.15, 0.15, 1.0);
+const DRIVEN: Color = Color::new(1.0, 0.6, 0.0, 1.0);
+const HOVER: Color = Color::new(1.0, 1.0, 0.2, 1.0);
+const HELD: Color = Color::new(1.0, 1.0, 1.0, 1.0);
+const DOT: Color = Color::new(0.25, 0.2, 0.15, 1.0);
+/// Vertices per draw call: macroquad indices are u16.
+const CHUNK: usize = 60_000;
+
+/// Reused buffers, so drawing allocates nothing after the first frames.
+#[derive(Default)]
+pub struct Renderer {
+    mesh: Option<Mesh>,
+    /// Per-particle value of the colour mode.
+    value: Vec<f32>,
+    /// Per-particle: which cloth edges still exist (bits: right, down, diagonal ↘, diagonal ↙).
+    edges: Vec<u8>,
+    normals: Vec<Vec3>,
+    /// Upper end of the colour scale (strain or N), for the legend.
+    pub scale_max: f32,
+}
+
+/// Blue → cyan → green → yellow → red for t ∈ [0, 1].
+pub fn colormap(t: f32) -> [f32; 3] {
+    let t = t.clamp(0.0, 1.0) * 4.0;
+    let stops = [
+        [0.15, 0.25, 0.9],
+        [0.0, 0.8, 0.9],
+        [0.1, 0.85, 0.2],
+        [0.95, 0.9, 0.1],
+        [0.95, 0.15, 0.1],
+    ];
+    let i = (t.floor() as usize).min(3);
+    let f = t - i as f32;
+    let (a, b) = (stops[i], stops[i + 1]);
+    [0, 1, 2].map(|k| a[k] + (b[k] - a[k]) * f)
+}
+
+fn rgba(c: [f32; 3], shade: f32) -> [u8; 4] {
+    let s = |x: f32| ((x * shade).clamp(0.0, 1.0) * 255.0) as u8;
+    [s(c[0]), s(c[1]), s(c[2]), 255]
+}
+
+/// Highlights: the particle under the cursor and the one held.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Highlight {
+    /// Particle under the cursor.
+    pub hovered: Option<usize>,
+    /// Particle held by the mouse.
+    pub held: Option<usize>,
+}
+
+impl Renderer {
+    /// Draws everything in 3D with `camera`.
+    pub fn draw(&mut self, world: &World, camera: &OrbitCamera, display: &Display, hl: Highlight) {
+        set_camera(&camera.camera3d());
+        if display.colliders {
+            draw_colliders(&world.colliders);
+        }
+        self.compute_values(world, display.colour);
+        let eye = camera.eye();
+        let forward = camera.forward();
+        let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
+        let up = right.cross(forward);
+        for (b, body) in world.bodies.iter().enumerate() {
+            match body.shape {
+                Shape::Cloth { columns, rows } => {
+                    self.cloth(world, b, columns, rows, eye, display);
+                    if display.wireframe {
+                        self.links(world, b, eye, 0.3, None);
+                    }
+                }
+                Shape::Rope | Shape::Mesh => self.links(world, b, eye, 1.0, Some(display.colour)),
+            }
+            // Dots: every rope/mesh particle when asked; pinned, driven and highlighted always.
+            let all = display.particles && !matches!(body.shape, Shape::Cloth { .. });
+            self.dots(world, body.range(), all, right, up, hl);
+        }
+        set_default_camera();
+    }
+
+    fn take_mesh(&mut self) -> Mesh {
+        self.mesh.take().unwrap_or(Mesh {
+            vertices: Vec::new(),
+            indices: Vec::new(),
+            texture: None,
+        })
+    }
+
+    /// Draws and empties `mesh` when another `verts` would not fit in a draw call.
+    fn flush_if_full(mesh: &mut Mesh, verts: usize) {
+        if mesh.vertices.len() + verts > CHUNK {
+            flush(mesh);
+        }
+    }
+
+    fn compute_values(&mut self, world: &World, mode: ColourMode) {
+        let n = world.particles.len();
+        self.value.clear();
+        self.value.resize(n, 0.0);
+        self.edges.clear();
+        self.edges.resize(n, 0);
+        let pos = &world.particles.pos;
+        let mut max = 0f32;
+        for l in world.constraints.iter() {
+            let v = match mode {
+                ColourMode::Plain => 0.0,
+                ColourMode::Strain if l.rest > 0.0 => {
+                    (pos[l.a].distance(pos[l.b]) - l.rest) / l.rest
+                }
+                ColourMode::Strain => 0.0,
+                ColourMode::Tension => world.tension(l.lambda),
+            };
+            self.value[l.a] = self.value[l.a].max(v);
+            self.value[l.b] = self.value[l.b].max(v);
+            max = max.max(v);
+            if let Shape::Cloth { columns, .. } = world.bodies[l.tag.body as usize].shape
+                && l.tag.kind != LinkKind::Bend
+            {
+                let (lo, hi) = (l.a.min(l.b), l.a.max(l.b));
+                let bit = match hi - lo {
+                    1 => 1,
+                    d if d == columns => 2,
+                    d if d == columns + 1 => 4,
+                    d if d + 1 == columns => 8,
+                    _ => 0,
+                };
+                self.edges[lo] |= bit;
+            }
+        }
+        self.scale_max = max.max(1e-6);
+    }
+
+    fn base_colour(&self, i: usize, plain: [f32; 3], mode: ColourMode) -> [f32; 3] {
+        match mode {
+            ColourMode::Plain => plain,
+            _ => colormap(self.value[i] / self.scale_max),
+        }
+    }
+
+    fn cloth(
+        &mut self,
+        world: &World,
+        b: usize,
+        cols: usize,
+        rows: usize,
+        eye: Vec3,
+        display: &Display,
+    ) {
+        let first = world.bodies[b].first;
+        let pos = &world.particles.pos[first..first + cols * rows];
+        self.normals.clear();
+        for r in 0..rows {
+            for c in 0..cols {
+                let at = |r: usize, c: usize| pos[r * cols + c];
+                let dx = at(r, (c + 1).min(cols - 1)) - at(r, c.saturating_sub(1));
+                let dy = at((r + 1).min(rows - 1), c) - at(r.saturating_sub(1), c);
+                // Front = +z for a vertical cloth, +y for a horizontal one.
+                self.normals.push(dy.cross(dx).normalize_or_zero());
+            }
+        }
+        let light = Vec3::new(0.4, 1.0, 0.6).normalize();
+        let mut mesh = self.take_mesh();
+        // Rows of cells go into the mesh a band at a time so a big cloth
+        // splits into draw calls of at most CHUNK vertices.
+        let mut band_start = 0;
+        while band_start + 1 < rows {
+            let band_rows = (CHUNK / cols).max(2).min(rows - band_start);
+            let base = mesh.vertices.len();
+            for r in band_start..band_start + band_rows {
+                for c in 0..cols {
+                    let i = r * cols + c;
+                    let n = self.normals[i];
+                    let front = n.dot(eye - pos[i]) >= 0.0;
+                    let (n, tint) = if front {
+                        (n, CLOTH_FRONT)
+                    } else {
+                        (-n, CLOTH_BACK)
+                    };
+                    let shade = 0.35 + 0.65 * n.dot(light).max(0.0);
+                    let colour = self.base_colour(first + i, tint, display.colour);
+                    mesh.vertices.push(vertex(pos[i], rgba(colour, shade)));
+                }
+            }
+            for r in 0..band_rows - 1 {
+                for c in 0..cols - 1 {
+                    let i = first + (band_start + r) * cols + c;
+                    let e = |k: usize| self.edges[k];
+                    let v = |dr: usize, dc: usize| (base + (r + dr) * cols + c + dc) as u16;
+                    if e(i) & 4 != 0 {
+                        if e(i) & 1 != 0 && e(i + 1) & 2 != 0 {
+                            mesh.indices.extend([v(0, 0), v(0, 1), v(1, 1)]);
+                        }
+                        if e(i) & 2 != 0 && e(i + cols) & 1 != 0 {
+                            mesh.indices.extend([v(0, 0), v(1, 1), v(1, 0)]);
+                        }
+                    }
+                }
+            }
+            flush(&mut mesh);
+            band_start += band_rows - 1;
+        }
+        self.mesh = Some(mesh);
+    }
+
+    /// Ribbons along the stretch constraints of body `b`, `width` × the
+    /// particle radius wide; `colour` None draws thin dark wireframe lines.
+    fn links(
+        &mut self,
+        world: &World,
+        b: usize,
+        eye: Vec3,
+        width: f32,
+        colour: Option<ColourMode>,
+    ) {
+        let pos = &world.particles.pos;
+        let radius = &world.particles.radius;
+        let mut mesh = self.take_mesh();
+        for l in world.constraints.iter() {
+            if l.tag.body as usize != b || l.tag.kind != LinkKind::Stretch {
+                continue;
+            }
+            Self::flush_if_full(&mut mesh, 4);
+            let (pa, pb) = (pos[l.a], pos[l.b]);
+            let side = (pb - pa).cross(eye - (pa + pb) * 0.5).normalize_or_zero();
+            let (wa, wb) = (side * radius[l.a] * width, side * radius[l.b] * width);
+            let (ca, cb) = match colour {
+                Some(mode) => (
+                    rgba(self.base_colour(l.a, ROPE, mode), 1.0),
+                    rgba(self.base_colour(l.b, ROPE, mode), 1.0),
+                ),
+                None => ([40, 40, 60, 255], [40, 40, 60, 255]),
+            };
+            let base = mesh.vertices.len() as u16;
+            mesh.vertices.extend([
+                vertex(pa - wa, ca),
+                vertex(pa + wa, ca),
+                vertex(pb + wb, cb),
+                vertex(pb - wb, cb),
+            ]);
+            mesh.indices
+                .extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+        }
+        flush(&mut mesh);
+        self.mesh = Some(mesh);
+    }
+
+    /// Camera-facing squares on particles.
+    fn dots(
+        &mut self,
+        world: &World,
+        range: std::ops::Range<usize>,
+        all: bool,
+        right: Vec3,
+        up: Vec3,
+        hl: Highlight,
+    ) {
+        let p = &world.particles;
+        let mut mesh = self.take_mesh();
+        for i in range {
+            let (colour, scale) = if hl.held == Some(i) {
+                (HELD, 1.8)
+            } else if hl.hovered == Some(i) {
+                (HOVER, 1.8)
+            } else if p.is_driven(i) {
+                (DRIVEN, 1.8)
+            } else if p.is_pinned(i) {
+                (PINNED, 1.8)
+            } else if all {
+                (DOT, 1.15)
+            } else {
+                continue;
+            };
+            let size = p.radius[i].max(0.01) * scale;
+            Self::flush_if_full(&mut mesh, 9);
+            let c: [u8; 4] = colour.into();
+            let base = mesh.vertices.len() as u16;
+            // An octagon facing the camera, lifted toward it by a radius
+            // so it is not hidden in the ribbon it sits on.
+            let centre = p.pos[i] + right.cross(up) * size;
+            mesh.vertices.push(vertex(centre, c));
+            for k in 0..8u16 {
+                let a = k as f32 * std::f32::consts::FRAC_PI_4;
+                let rim = centre + (right * a.cos() + up * a.sin()) * size;
+                mesh.vertices.push(vertex(rim, c));
+                mesh.indices
+                    .extend([base, base + 1 + k, base + 1 + (k + 1) % 8]);
+            }
+        }
+        flush(&mut mesh);
+        self.mesh = Some(mesh);
+    }
+}
+
+fn vertex(p: Vec3, color: [u8; 4]) -> Vertex {
+    Vertex {
+        position: p,
+        uv: Vec2::ZERO,
+        color,
+        normal: Vec4::ZERO,
+    }
+}
+
+fn flush(mesh: &mut Mesh) {
+    if !mesh.indices.is_empty() {
+        draw_mesh(mesh);
+    }
+    mesh.vertices.clear();
+    mesh.indices.clear();
+}
+
+fn draw_colliders(colliders: &[Collider]) {
+    for c in colliders {
+        match *c {
+            Collider::Ground { height, .. } => {
+                let grid = Color::new(0.35, 0.38, 0.42, 1.0);
+                for k in -20..=20 {
+                    let s = k as f32 * 0.5;
+                    draw_line_3d(vec3(s, height, -10.0), vec3(s, height, 10.0), grid);
+                    draw_line_3d(vec3(-10.0, height, s), vec3(10.0, height, s), grid);
+                }
+            }
+            Collider::Sphere { center, radius, .. } => {
+                draw_sphere(
+                    center,
+                    radius * 0.985,
+                    None,
+                    Color::new(0.55, 0.58, 0.6, 1.0),
+                );
+                draw_sphere_wires(center, radius, None, Color::new(0.3, 0.32, 0.35, 1.0));
+            }
+            Collider::Box {
+                center,
+                half_extents,
+                ..
+            } => {
+                draw_cube(
+                    center,
+                    half_extents * 1.97,
+                    None,
+                    Color::new(0.55, 0.58, 0.6, 1.0),
+                );
+                draw_cube_wires(center, half_extents * 2.0, Color::new(0.3, 0.32, 0.35, 1.0));
+            }
+        }
+    }
+}
