@@ -232,6 +232,45 @@ fn constraint_damping_is_independent_of_the_substep_count() {
 }
 
 #[test]
+fn a_driven_particle_follows_its_sine_exactly_and_a_held_one_its_target() {
+    let mut w = scene_world("waves.ron");
+    let d = w.drivers[0];
+    for frame in 1..=90 {
+        w.step();
+        let t = frame as f64 / 60.0;
+        let expected =
+            d.origin + d.axis * (d.amplitude * (std::f64::consts::TAU * 2.36 * t).sin() as f32);
+        // f32 time products: 1e-6 m on a 1 cm amplitude.
+        assert!(
+            w.particles.pos[d.particle].distance(expected) < 1e-6,
+            "frame {frame}"
+        );
+    }
+    // The standing wave builds up: the middle of the string moves.
+    assert!(w.particles.pos[30].y != 1.5);
+
+    let mut w = scene_world("hanging_chain.ron");
+    w.grab(12);
+    let target = glam::Vec3::new(1.0, 0.5, 0.3);
+    w.drag_to(target);
+    w.step();
+    assert_eq!(w.grabbed(), Some(12));
+    assert!(
+        w.particles.pos[12].distance(target) < 1e-6,
+        "{}",
+        w.particles.pos[12]
+    );
+    // Released with a velocity, it flies further than released at rest.
+    let mut thrown = w.clone();
+    thrown.release(Some(glam::Vec3::new(2.0, 0.0, 0.0)));
+    w.release(None);
+    assert_eq!(thrown.grabbed(), None);
+    thrown.step();
+    w.step();
+    assert!(thrown.particles.pos[12].x > w.particles.pos[12].x + 0.01);
+}
+
+#[test]
 fn pinned_particles_never_move() {
     let mut w = scene_world("curtain.ron");
     w.set_pinned(600, true);

@@ -60,7 +60,8 @@ pub struct Renderer {
     mesh: Option<Mesh>,
     /// Per-particle value of the colour mode.
     value: Vec<f32>,
-    /// Per-particle: which cloth edges still exist (bits: right, down, diagonal ↘, diagonal ↙).
+    /// Per particle: which cloth edges from it still exist (bits: right, down, diagonal ↘);
+    /// torn cells are not drawn.
     edges: Vec<u8>,
     normals: Vec<Vec3>,
     /// Upper end of the colour scale (strain or N), for the legend.
@@ -169,8 +170,7 @@ impl Renderer {
                     1 => 1,
                     d if d == columns => 2,
                     d if d == columns + 1 => 4,
-                    d if d + 1 == columns => 8,
-                    _ => 0,
+                    _ => 0, // the other diagonal and bending: not needed for faces
                 };
                 self.edges[lo] |= bit;
             }

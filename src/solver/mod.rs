@@ -262,6 +262,7 @@ impl World {
         let grab = self.grab.map(|g| (g, self.particles.pos[g.particle]));
         for sub in 0..s.substeps {
             let t = t0 + (sub + 1) as f64 * h as f64;
+            self.predict(h, drag, s.gravity, s.wind);
             self.move_kinematic(
                 t,
                 h,
@@ -270,7 +271,6 @@ impl World {
                     (g.particle, from.lerp(g.target, f))
                 }),
             );
-            self.predict(h, drag, s.gravity, s.wind);
             self.constraints.reset_lambda();
             let p = &mut self.particles;
             for _ in 0..s.iterations {
