@@ -275,3 +275,16 @@ fn save_then_load_gives_the_same_world() {
         );
     }
 }
+
+#[test]
+fn the_built_in_scene_is_valid() {
+    let s = scene::parse(catenary::app::DEFAULT_SCENE, Path::new("default.ron")).unwrap();
+    assert_eq!(s.bodies.len(), 2);
+}
+
+#[test]
+fn without_a_display_the_window_says_so_and_exits_1() {
+    let out = catenary(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no display"));
+}

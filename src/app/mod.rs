@@ -231,6 +231,11 @@ impl App {
         if self.watcher.as_ref().is_some_and(|w| w.changed()) {
             self.reload();
         }
+        let t = Instant::now();
+        // egui sees this frame's input first, so a click on a panel is never
+        // also taken as a click in the world.
+        egui_macroquad::ui(|ctx| self.ui(ctx));
+        let ui_ms = t.elapsed().as_secs_f32() * 1e3;
         self.keyboard();
         let frame_dt = get_frame_time();
         self.mouse.update(
@@ -249,9 +254,11 @@ impl App {
         };
         self.renderer
             .draw(&self.world, &self.camera, &self.display, hl);
-        egui_macroquad::ui(|ctx| self.ui(ctx));
         egui_macroquad::draw();
-        smooth(&mut self.timing.render_ms, t.elapsed().as_secs_f32() * 1e3);
+        smooth(
+            &mut self.timing.render_ms,
+            ui_ms + t.elapsed().as_secs_f32() * 1e3,
+        );
     }
 
     /// Fixed-dt stepping with an accumulator: at most 4 steps per drawn
@@ -320,7 +327,7 @@ impl App {
         self.side_panel(ctx);
         self.plots_panel(ctx);
         self.error_banner(ctx);
-        // The world is drawn in what the panels leave free (used next frame).
+        // The world is drawn in what the panels leave free.
         let free = ctx.available_rect();
         let ppp = ctx.pixels_per_point();
         self.camera.view = Rect::new(

@@ -384,8 +384,15 @@ impl App {
             ColourMode::Tension => ("tension", "N"),
         };
         let max = self.renderer.scale_max * if unit == "%" { 100.0 } else { 1.0 };
+        // Bottom left of the 3D view, clear of the plots below it.
+        let ppp = ctx.pixels_per_point();
+        let view = self.camera.view;
         egui::Area::new(egui::Id::new("legend"))
-            .anchor(egui::Align2::LEFT_BOTTOM, [12.0, -12.0])
+            .pivot(egui::Align2::LEFT_BOTTOM)
+            .fixed_pos(egui::pos2(
+                view.x / ppp + 12.0,
+                (view.y + view.h) / ppp - 12.0,
+            ))
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
                     ui.label(format!("{title} ({unit})"));

@@ -50,7 +50,6 @@ const PINNED: Color = Color::new(0.9, 0.15, 0.15, 1.0);
 const DRIVEN: Color = Color::new(1.0, 0.6, 0.0, 1.0);
 const HOVER: Color = Color::new(1.0, 1.0, 0.2, 1.0);
 const HELD: Color = Color::new(1.0, 1.0, 1.0, 1.0);
-const DOT: Color = Color::new(0.25, 0.2, 0.15, 1.0);
 /// Vertices per draw call: macroquad indices are u16.
 const CHUNK: usize = 60_000;
 
@@ -122,7 +121,7 @@ impl Renderer {
             }
             // Dots: every rope/mesh particle when asked; pinned, driven and highlighted always.
             let all = display.particles && !matches!(body.shape, Shape::Cloth { .. });
-            self.dots(world, body.range(), all, right, up, hl);
+            self.dots(world, body.range(), all, (right, up), hl, display.colour);
         }
         set_default_camera();
     }
@@ -293,14 +292,16 @@ impl Renderer {
     }
 
     /// Camera-facing squares on particles.
+    /// `all`: every particle of the range, else only pinned, driven and
+    /// highlighted ones; `(right, up)`: the camera's screen axes.
     fn dots(
         &mut self,
         world: &World,
         range: std::ops::Range<usize>,
         all: bool,
-        right: Vec3,
-        up: Vec3,
+        (right, up): (Vec3, Vec3),
         hl: Highlight,
+        mode: ColourMode,
     ) {
         let p = &world.particles;
         let mut mesh = self.take_mesh();
@@ -314,7 +315,9 @@ impl Renderer {
             } else if p.is_pinned(i) {
                 (PINNED, 1.8)
             } else if all {
-                (DOT, 1.15)
+                // Joints: the ribbon's colour, a little darker.
+                let [r, g, b, a] = rgba(self.base_colour(i, ROPE, mode), 0.75);
+                (Color::from_rgba(r, g, b, a), 1.0)
             } else {
                 continue;
             };
