@@ -178,3 +178,65 @@ pub fn check(paths: &[PathBuf]) -> bool {
     }
     ok
 }
+
+/// What `catenary bench` simulates.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    /// Particles per cloth edge (N×N).
+    pub size: u32,
+    /// Frames to time.
+    pub frames: u32,
+    /// Substeps per frame.
+    pub substeps: u32,
+    /// Solver threads (1 = sequential).
+    pub threads: usize,
+}
+
+/// The benchmark scene: an N×N vertical cloth, 2 cm spacing, top corners
+/// pinned, structural + shear + bending constraints.
+pub fn bench_scene(size: u32, substeps: u32) -> Result<Scene> {
+    let edge = 0.02 * (size.max(2) - 1) as f32;
+    let text = format!(
+        "Scene(name: \"bench {size}×{size}\", solver: (substeps: {substeps}, iterations: 1),
+           bodies: [Cloth(origin: (0.0, {edge}, 0.0), size: ({edge}, {edge}), resolution: ({size}, {size}),
+                          stretch_compliance: 0.0, shear_compliance: 0.0001, bend_compliance: 0.01,
+                          pins: [(0, 0), (0, -1)])])"
+    );
+    Ok(scene::parse(&text, Path::new("<bench>"))?)
+}
+
+/// `catenary bench`: times the benchmark cloth and prints projections/s last.
+pub fn bench(opts: &BenchOptions) -> Result<()> {
+    let scene = bench_scene(opts.size, opts.substeps)?;
+    let mut world = scene.build();
+    world.set_threads(opts.threads);
+    world.step(); // warm-up: caches, worker start
+    let mut times: Vec<f64> = (0..opts.frames)
+        .map(|_| {
+            let t = Instant::now();
+            world.step();
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let per_frame = world.projections_per_frame() as f64;
+    println!(
+        "cloth {n}×{n}: particles: {}  constraints: {}  colours: {}  threads: {}  substeps: {}  iterations: 1  frames: {}",
+        world.particles.len(),
+        world.constraints.len(),
+        world.constraints.colour_count(),
+        world.threads(),
+        opts.substeps,
+        opts.frames,
+        n = opts.size,
+    );
+    println!(
+        "ms/frame (median): {:.3}  min: {:.3}  max: {:.3}",
+        median * 1e3,
+        times[0] * 1e3,
+        times[times.len() - 1] * 1e3
+    );
+    println!("projections/s: {:.4e}", per_frame / median);
+    Ok(())
+}

@@ -67,6 +67,21 @@ enum Command {
         #[arg(long, requires = "out", value_parser = clap::value_parser!(u64).range(1..))]
         every: Option<u64>,
     },
+    /// Time the solver on an N×N cloth; the last line is `projections/s: <number>`.
+    Bench {
+        /// Particles per cloth edge.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(2..=1414))]
+        size: u32,
+        /// Frames to time (the median is reported).
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
+        frames: u32,
+        /// Substeps per frame.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        substeps: u32,
+        /// Solver threads (1 = sequential; default: all cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: Option<u32>,
+    },
     /// Validate scene files; print every error; exit 1 if any.
     Check {
         /// The scene files.
@@ -125,6 +140,17 @@ fn main() -> ExitCode {
             };
             headless::run(&scene, &overrides, &RunOptions { frames, out, every })
         }
+        Some(Command::Bench {
+            size,
+            frames,
+            substeps,
+            threads,
+        }) => headless::bench(&headless::BenchOptions {
+            size,
+            frames,
+            substeps,
+            threads: threads.map_or_else(catenary::solver::available_threads, |t| t as usize),
+        }),
         Some(Command::Check { scenes }) => {
             return if headless::check(&scenes) {
                 ExitCode::SUCCESS

@@ -86,46 +86,132 @@ impl Batch {
     pub fn len(&self) -> usize {
         self.a.len()
     }
+}
 
-    /// Fills the per-step cache. `stiffness` is 1 in XPBD and k in PBD;
-    /// `xpbd` selects whether compliance and damping take part.
-    fn prepare(&mut self, inv_mass: &[f32], h: f32, damping: f32, xpbd: bool) {
-        for i in 0..self.len() {
-            let w = inv_mass[self.a[i] as usize] + inv_mass[self.b[i] as usize];
-            let (alpha_t, gamma) = if xpbd {
-                let alpha = self.compliance[i];
-                (alpha / (h * h), alpha * damping / h)
-            } else {
-                (0.0, 0.0)
-            };
-            let denom = (1.0 + gamma) * w + alpha_t;
-            self.alpha_t[i] = alpha_t;
-            self.gamma[i] = gamma;
-            self.inv_denom[i] = if denom >= 1e-9 { 1.0 / denom } else { 0.0 };
+/// Raw pointers into one batch, for threads that each own a disjoint
+/// range of its constraints during a step (see `super::step`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawBatch {
+    a: *const u32,
+    b: *const u32,
+    rest: *const f32,
+    compliance: *const f32,
+    lambda: *mut f32,
+    alpha_t: *mut f32,
+    gamma: *mut f32,
+    inv_denom: *mut f32,
+    /// Number of constraints.
+    pub len: usize,
+    /// True for the overflow batch, whose constraints may share particles:
+    /// only one thread may solve it.
+    pub sequential: bool,
+}
+
+// SAFETY: the pointers are only dereferenced inside a step, while the
+// world is mutably borrowed, by threads owning disjoint ranges.
+unsafe impl Send for RawBatch {}
+unsafe impl Sync for RawBatch {}
+
+/// Raw pointers to the particle arrays the projections read and write.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawState {
+    pub prev: *const Vec3,
+    pub delta: *mut Vec3,
+    pub inv_mass: *const f32,
+}
+
+unsafe impl Send for RawState {}
+unsafe impl Sync for RawState {}
+
+impl RawBatch {
+    /// Fills the per-step caches of constraints `range` for substep `h`:
+    /// α̃ = α/h², γ = α·β/h (both 0 in PBD) and 1/((1+γ)(w_a+w_b) + α̃),
+    /// or 0 when that denominator is below 1e−9 (both ends fixed).
+    ///
+    /// # Safety
+    /// Pointers valid; no other thread touches these constraints.
+    pub unsafe fn prepare(
+        &self,
+        range: std::ops::Range<usize>,
+        inv_mass: *const f32,
+        h: f32,
+        damping: f32,
+        xpbd: bool,
+    ) {
+        for i in range {
+            unsafe {
+                let w =
+                    *inv_mass.add(*self.a.add(i) as usize) + *inv_mass.add(*self.b.add(i) as usize);
+                let alpha = if xpbd { *self.compliance.add(i) } else { 0.0 };
+                let alpha_t = alpha / (h * h);
+                let gamma = alpha * damping / h;
+                let denom = (1.0 + gamma) * w + alpha_t;
+                *self.alpha_t.add(i) = alpha_t;
+                *self.gamma.add(i) = gamma;
+                *self.inv_denom.add(i) = if denom >= 1e-9 { 1.0 / denom } else { 0.0 };
+            }
         }
     }
 
-    /// One Gauss–Seidel pass over this batch (DESIGN §2).
+    /// One Gauss–Seidel pass over constraints `range` (DESIGN §2):
     ///
-    /// XPBD: Δλ = (−C − α̃λ − γ n·(Δx_a − Δx_b)) / ((1+γ)(w_a+w_b) + α̃);
-    /// PBD is the same line with α̃ = γ = 0 and −C scaled by k. Positions
-    /// are x = prev + delta (see [`super::Particles::delta`]).
-    pub fn solve(&mut self, prev: &[Vec3], delta: &mut [Vec3], inv_mass: &[f32], k: f32) {
-        for i in 0..self.len() {
-            let (a, b) = (self.a[i] as usize, self.b[i] as usize);
-            let moved = delta[a] - delta[b];
-            let d = (prev[a] - prev[b]) + moved;
-            let len = d.length();
-            if len < 1e-9 {
-                continue;
+    /// Δλ = (−k·C − α̃λ − γ n·(Δx_a − Δx_b)) / ((1+γ)(w_a+w_b) + α̃),
+    /// λ += Δλ, Δx_a += w_a Δλ n, Δx_b −= w_b Δλ n,
+    ///
+    /// with k = 1 in XPBD and α̃ = γ = 0 in PBD. Positions are
+    /// x = x_prev + Δx. `FIRST` is the substep's first pass, where λ = 0:
+    /// it overwrites λ instead of reading it, which is the reset of step 2
+    /// without a pass of its own.
+    ///
+    /// # Safety
+    /// Pointers valid; no other thread touches these constraints or their
+    /// particles (constraints of one colour share no particle).
+    #[inline(always)]
+    pub unsafe fn project<const FIRST: bool>(
+        &self,
+        range: std::ops::Range<usize>,
+        p: RawState,
+        k: f32,
+    ) {
+        // Locals, not fields: stores through the particle pointers could
+        // alias `self` as far as the compiler knows, and it would reload
+        // every field pointer on every iteration.
+        let RawBatch {
+            a,
+            b,
+            rest,
+            lambda,
+            alpha_t,
+            gamma,
+            inv_denom,
+            ..
+        } = *self;
+        let RawState {
+            prev,
+            delta,
+            inv_mass,
+        } = p;
+        for i in range {
+            unsafe {
+                let ia = *a.add(i) as usize;
+                let ib = *b.add(i) as usize;
+                let (da, db) = (*delta.add(ia), *delta.add(ib));
+                let moved = da - db;
+                let d = (*prev.add(ia) - *prev.add(ib)) + moved;
+                let len2 = d.length_squared();
+                // Coincident particles have no direction: no correction
+                // (a select, not a branch, so the loop stays straight).
+                let ok = len2 > 1e-18;
+                let inv_len = if ok { len2.sqrt().recip() } else { 0.0 };
+                let n = d * inv_len;
+                let c = len2 * inv_len - *rest.add(i);
+                let lam = if FIRST { 0.0 } else { *lambda.add(i) };
+                let num = -k * c - *alpha_t.add(i) * lam - *gamma.add(i) * n.dot(moved);
+                let dl = if ok { num * *inv_denom.add(i) } else { 0.0 };
+                *lambda.add(i) = lam + dl;
+                *delta.add(ia) = da + n * (*inv_mass.add(ia) * dl);
+                *delta.add(ib) = db - n * (*inv_mass.add(ib) * dl);
             }
-            let n = d / len;
-            let c = len - self.rest[i];
-            let damp = self.gamma[i] * n.dot(moved);
-            let dl = (-k * c - self.alpha_t[i] * self.lambda[i] - damp) * self.inv_denom[i];
-            self.lambda[i] += dl;
-            delta[a] += inv_mass[a] * dl * n;
-            delta[b] -= inv_mass[b] * dl * n;
         }
     }
 }
@@ -206,24 +292,22 @@ impl DistanceConstraints {
         batch.swap_remove(i);
     }
 
-    /// Fills the per-step caches (α̃, γ, 1/denominator) for substep length `h`.
-    pub(crate) fn prepare(&mut self, inv_mass: &[f32], h: f32, damping: f32, xpbd: bool) {
-        for batch in &mut self.batches {
-            batch.prepare(inv_mass, h, damping, xpbd);
-        }
-    }
-
-    /// λ ← 0 for every constraint (once per substep).
-    pub(crate) fn reset_lambda(&mut self) {
-        for batch in &mut self.batches {
-            batch.lambda.fill(0.0);
-        }
-    }
-
-    /// One Gauss–Seidel pass over all constraints, colour by colour.
-    pub(crate) fn solve(&mut self, prev: &[Vec3], delta: &mut [Vec3], inv_mass: &[f32], k: f32) {
-        for batch in &mut self.batches {
-            batch.solve(prev, delta, inv_mass, k);
+    /// Raw views of every batch, for one step (`out` is reused).
+    pub(crate) fn raw(&mut self, out: &mut Vec<RawBatch>) {
+        out.clear();
+        for (colour, b) in self.batches.iter_mut().enumerate() {
+            out.push(RawBatch {
+                a: b.a.as_ptr(),
+                b: b.b.as_ptr(),
+                rest: b.rest.as_ptr(),
+                compliance: b.compliance.as_ptr(),
+                lambda: b.lambda.as_mut_ptr(),
+                alpha_t: b.alpha_t.as_mut_ptr(),
+                gamma: b.gamma.as_mut_ptr(),
+                inv_denom: b.inv_denom.as_mut_ptr(),
+                len: b.len(),
+                sequential: colour == OVERFLOW,
+            });
         }
     }
 

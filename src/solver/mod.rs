@@ -25,6 +25,8 @@
 mod collision;
 mod distance;
 mod particles;
+mod pool;
+mod step;
 
 pub use collision::Collider;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
@@ -32,6 +34,11 @@ pub use particles::Particles;
 use particles::hold;
 
 use glam::Vec3;
+
+/// The number of threads the machine offers (at least 1).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 /// Which projection the solver uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -183,6 +190,10 @@ pub struct World {
     time: f64,
     last_h: f32,
     grab: Option<Grab>,
+    /// Solver threads beyond the caller; None = sequential.
+    pool: Option<std::sync::Arc<pool::Pool>>,
+    /// Reused each step so stepping allocates nothing.
+    raw_batches: Vec<distance::RawBatch>,
 }
 
 impl World {
@@ -245,100 +256,50 @@ impl World {
         }
     }
 
+    /// Sets the number of solver threads (1 = sequential). Results do not
+    /// depend on it: they are bit-identical for any count.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.pool = (threads > 1).then(|| std::sync::Arc::new(pool::Pool::new(threads)));
+    }
+
+    /// The number of solver threads.
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.size())
+    }
+
     /// Advances the world by one frame of `settings.dt` (DESIGN §2).
     /// Does nothing when the settings are invalid (see [`Settings::is_valid`]).
     pub fn step(&mut self) {
         if !self.settings.is_valid() {
             return;
         }
-        let s = self.settings;
-        let h = s.dt / s.substeps as f32;
-        let xpbd = s.method == Method::Xpbd;
-        let k = if xpbd { 1.0 } else { s.pbd_stiffness };
-        self.constraints
-            .prepare(&self.particles.inv_mass, h, s.damping, xpbd);
-        let drag = (-s.air_drag * h).exp();
-        let t0 = self.time;
-        let grab = self.grab.map(|g| (g, self.particles.pos[g.particle]));
-        for sub in 0..s.substeps {
-            let t = t0 + (sub + 1) as f64 * h as f64;
-            self.predict(h, drag, s.gravity, s.wind);
-            self.move_kinematic(
-                t,
-                h,
-                grab.map(|(g, from)| {
-                    let f = (sub + 1) as f32 / s.substeps as f32;
-                    (g.particle, from.lerp(g.target, f))
-                }),
-            );
-            self.constraints.reset_lambda();
-            let p = &mut self.particles;
-            for _ in 0..s.iterations {
-                self.constraints
-                    .solve(&p.prev, &mut p.delta, &p.inv_mass, k);
-            }
-            self.collide();
-            self.finish_substep(h);
+        self.constraints.raw(&mut self.raw_batches);
+        let p = &mut self.particles;
+        let frame = step::Frame {
+            settings: self.settings,
+            particles: step::RawParticles {
+                pos: p.pos.as_mut_ptr(),
+                prev: p.prev.as_mut_ptr(),
+                delta: p.delta.as_mut_ptr(),
+                vel: p.vel.as_mut_ptr(),
+                inv_mass: p.inv_mass.as_ptr(),
+                radius: p.radius.as_ptr(),
+                hold: p.hold.as_ptr(),
+                len: p.len(),
+            },
+            batches: &self.raw_batches,
+            colliders: &self.colliders,
+            drivers: &self.drivers,
+            held: self.grab.map(|g| (g.particle, p.pos[g.particle], g.target)),
+            t0: self.time,
+        };
+        match &self.pool {
+            Some(pool) => pool.run(&|team| frame.run(team)),
+            None => frame.run(&pool::Team::alone()),
         }
         self.constraints.tear(&self.particles.pos);
-        self.time += s.dt as f64;
-        self.last_h = h;
-    }
-
-    /// Step 1 for kinematic particles (drivers and the held one): they move
-    /// to where they must be at time `t`.
-    fn move_kinematic(&mut self, t: f64, h: f32, held: Option<(usize, Vec3)>) {
-        let p = &mut self.particles;
-        let moves = self
-            .drivers
-            .iter()
-            .map(|d| (d.particle, d.position(t)))
-            .chain(held);
-        for (i, x) in moves {
-            p.delta[i] = x - p.pos[i];
-            p.vel[i] = p.delta[i] / h;
-        }
-    }
-
-    /// Step 1: drag, gravity and the predicted displacement of free particles.
-    fn predict(&mut self, h: f32, drag: f32, gravity: Vec3, wind: Vec3) {
-        let p = &mut self.particles;
-        for i in 0..p.len() {
-            p.prev[i] = p.pos[i];
-            if p.inv_mass[i] > 0.0 {
-                let v = wind + (p.vel[i] - wind) * drag + gravity * h;
-                p.vel[i] = v;
-                p.delta[i] = v * h;
-            } else {
-                p.delta[i] = Vec3::ZERO; // kinematic ones are moved next
-            }
-        }
-    }
-
-    fn collide(&mut self) {
-        if self.colliders.is_empty() {
-            return;
-        }
-        let p = &mut self.particles;
-        for i in 0..p.len() {
-            if p.inv_mass[i] > 0.0 {
-                for c in &self.colliders {
-                    c.resolve(p.prev[i], &mut p.delta[i], p.radius[i]);
-                }
-            }
-        }
-    }
-
-    /// Step 5: v = Δx/h for free particles, and x = x_prev + Δx for all.
-    fn finish_substep(&mut self, h: f32) {
-        let p = &mut self.particles;
-        let inv_h = 1.0 / h;
-        for i in 0..p.len() {
-            if p.inv_mass[i] > 0.0 {
-                p.vel[i] = p.delta[i] * inv_h;
-            }
-            p.pos[i] = p.prev[i] + p.delta[i];
-        }
+        self.time += self.settings.dt as f64;
+        self.last_h = self.settings.dt / self.settings.substeps as f32;
     }
 
     /// Tension of a constraint whose last λ was `lambda`: |λ|/h² (N).

@@ -1,0 +1,164 @@
+//! One frame of the solver, written once for any number of threads.
+//!
+//! Every thread of a [`Team`] runs [`Frame::run`]: particles are split into
+//! contiguous shares, each colour's constraints too, and threads meet at a
+//! barrier after prediction and after each colour. A particle is always
+//! handled by the same thread in the per-particle phases, and constraints of
+//! one colour share no particle, so no two threads ever write the same
+//! value — and every value is computed by the same operations in the same
+//! order whatever the thread count: results are bit-identical for 1, 2 or
+//! 16 threads. With a team of one, the barriers do nothing.
+
+use glam::Vec3;
+
+use super::collision::Collider;
+use super::distance::{RawBatch, RawState};
+use super::particles::hold;
+use super::pool::Team;
+use super::{Driver, Settings};
+
+/// Raw pointers to every particle array (see [`super::Particles`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawParticles {
+    pub pos: *mut Vec3,
+    pub prev: *mut Vec3,
+    pub delta: *mut Vec3,
+    pub vel: *mut Vec3,
+    pub inv_mass: *const f32,
+    pub radius: *const f32,
+    pub hold: *const u8,
+    pub len: usize,
+}
+
+unsafe impl Send for RawParticles {}
+unsafe impl Sync for RawParticles {}
+
+/// Everything one frame needs; shared read-only by the team.
+pub(crate) struct Frame<'a> {
+    pub settings: Settings,
+    pub particles: RawParticles,
+    pub batches: &'a [RawBatch],
+    pub colliders: &'a [Collider],
+    pub drivers: &'a [Driver],
+    /// The particle held by the mouse: (index, position now, target at frame end).
+    pub held: Option<(usize, Vec3, Vec3)>,
+    /// Simulated time at the start of the frame (s).
+    pub t0: f64,
+}
+
+impl Frame<'_> {
+    /// This thread's part of the frame (DESIGN §2, steps 1–5 per substep).
+    pub fn run(&self, team: &Team) {
+        let s = &self.settings;
+        let h = s.dt / s.substeps as f32;
+        let xpbd = s.method == super::Method::Xpbd;
+        let k = if xpbd { 1.0 } else { s.pbd_stiffness };
+        let p = self.particles;
+        let state = RawState {
+            prev: p.prev,
+            delta: p.delta,
+            inv_mass: p.inv_mass,
+        };
+        // Per-step caches; each thread prepares exactly the constraints it
+        // will solve, so no barrier is needed before the first solve.
+        for b in self.batches {
+            if let Some(range) = self.my_constraints(b, team) {
+                unsafe { b.prepare(range, p.inv_mass, h, s.damping, xpbd) };
+            }
+        }
+        let mine = team.share(p.len);
+        let drag = (-s.air_drag * h).exp();
+        for sub in 0..s.substeps {
+            let t = self.t0 + (sub + 1) as f64 * h as f64;
+            let f = (sub + 1) as f32 / s.substeps as f32;
+            unsafe { self.predict(mine.clone(), h, drag, t, f) };
+            team.sync();
+            for iteration in 0..s.iterations {
+                for b in self.batches {
+                    if let Some(range) = self.my_constraints(b, team) {
+                        unsafe {
+                            if iteration == 0 {
+                                b.project::<true>(range, state, k);
+                            } else {
+                                b.project::<false>(range, state, k);
+                            }
+                        }
+                    }
+                    team.sync();
+                }
+            }
+            unsafe { self.collide_and_finish(mine.clone(), h) };
+            // No barrier: the next prediction touches only this thread's particles.
+        }
+    }
+
+    /// This thread's constraints of batch `b`: a share of an independent
+    /// colour, or all of the sequential overflow batch for thread 0.
+    fn my_constraints(&self, b: &RawBatch, team: &Team) -> Option<std::ops::Range<usize>> {
+        match (b.sequential, team.index) {
+            (false, _) => Some(team.share(b.len)),
+            (true, 0) => Some(0..b.len),
+            (true, _) => None,
+        }
+    }
+
+    /// Step 1 for particles `range`: drag, gravity, predicted displacement;
+    /// kinematic ones (drivers, the held particle) move to their target at
+    /// time `t` (the held one a fraction `f` of the way to its target).
+    ///
+    /// # Safety
+    /// No other thread touches particles `range`.
+    unsafe fn predict(&self, range: std::ops::Range<usize>, h: f32, drag: f32, t: f64, f: f32) {
+        let s = &self.settings;
+        let p = self.particles;
+        for i in range.clone() {
+            unsafe {
+                let x = *p.pos.add(i);
+                *p.prev.add(i) = x;
+                if *p.inv_mass.add(i) > 0.0 {
+                    let v = s.wind + (*p.vel.add(i) - s.wind) * drag + s.gravity * h;
+                    *p.vel.add(i) = v;
+                    *p.delta.add(i) = v * h;
+                } else if *p.hold.add(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
+                    *p.delta.add(i) = Vec3::ZERO;
+                }
+            }
+        }
+        let targets = self
+            .drivers
+            .iter()
+            .map(|d| (d.particle, d.position(t)))
+            .chain(self.held.map(|(i, from, to)| (i, from.lerp(to, f))));
+        for (i, x) in targets.filter(|(i, _)| range.contains(i)) {
+            unsafe {
+                let delta = x - *p.pos.add(i);
+                *p.delta.add(i) = delta;
+                *p.vel.add(i) = delta / h;
+            }
+        }
+    }
+
+    /// Steps 4 and 5 for particles `range`: collisions, then v = Δx/h and
+    /// x = x_prev + Δx.
+    ///
+    /// # Safety
+    /// No other thread touches particles `range`.
+    unsafe fn collide_and_finish(&self, range: std::ops::Range<usize>, h: f32) {
+        let p = self.particles;
+        let inv_h = 1.0 / h;
+        for i in range {
+            unsafe {
+                let free = *p.inv_mass.add(i) > 0.0;
+                let prev = *p.prev.add(i);
+                let delta = &mut *p.delta.add(i);
+                if free {
+                    for c in self.colliders {
+                        c.resolve(prev, delta, *p.radius.add(i));
+                    }
+                    *p.vel.add(i) = *delta * inv_h;
+                }
+                *p.pos.add(i) = prev + *delta;
+            }
+        }
+    }
+}
