@@ -61,6 +61,7 @@ pub(crate) fn build(scene: &Scene) -> World {
             shape,
         });
     }
+    world.constraints.sort_colours();
     world.colliders = scene.colliders.iter().map(collider).collect();
     for d in &scene.drivers {
         let body = &world.bodies[d.body];

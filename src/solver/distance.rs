@@ -7,7 +7,7 @@
 //! Particles with more than [`MAX_COLOURS`] constraints spill into one
 //! extra batch that is always solved sequentially, so any graph works.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 /// Colours that share no particle; one more batch holds the overflow.
 pub const MAX_COLOURS: usize = 63;
@@ -112,12 +112,24 @@ pub(crate) struct RawBatch {
 unsafe impl Send for RawBatch {}
 unsafe impl Sync for RawBatch {}
 
-/// Raw pointers to the particle arrays the projections read and write.
+/// Raw pointers to the particle arrays the projections read and write:
+/// x_prev with the inverse mass in w, and the displacement Δx.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RawState {
-    pub prev: *const Vec3,
-    pub delta: *mut Vec3,
-    pub inv_mass: *const f32,
+    pub prev: *const Vec4,
+    pub delta: *mut Vec4,
+}
+
+/// The per-constraint columns of a [`RawBatch`].
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct Columns {
+    pub a: *const u32,
+    pub b: *const u32,
+    pub rest: *const f32,
+    pub lambda: *mut f32,
+    pub alpha_t: *const f32,
+    pub gamma: *const f32,
+    pub inv_denom: *const f32,
 }
 
 unsafe impl Send for RawState {}
@@ -163,55 +175,85 @@ impl RawBatch {
     /// it overwrites λ instead of reading it, which is the reset of step 2
     /// without a pass of its own.
     ///
+    /// On x86-64 eight constraints go through AVX at once when the CPU has
+    /// it, then four through SSE; the rest, and every constraint elsewhere,
+    /// through [`Self::project_one`]. All paths do the same IEEE operations
+    /// in the same order, so a constraint gets the same bits whichever path
+    /// (and so whichever thread split) it takes.
+    ///
     /// # Safety
     /// Pointers valid; no other thread touches these constraints or their
     /// particles (constraints of one colour share no particle).
-    #[inline(always)]
     pub unsafe fn project<const FIRST: bool>(
         &self,
         range: std::ops::Range<usize>,
         p: RawState,
         k: f32,
     ) {
-        // Locals, not fields: stores through the particle pointers could
-        // alias `self` as far as the compiler knows, and it would reload
-        // every field pointer on every iteration.
-        let RawBatch {
-            a,
-            b,
-            rest,
-            lambda,
-            alpha_t,
-            gamma,
-            inv_denom,
-            ..
-        } = *self;
-        let RawState {
-            prev,
-            delta,
-            inv_mass,
-        } = p;
-        for i in range {
-            unsafe {
-                let ia = *a.add(i) as usize;
-                let ib = *b.add(i) as usize;
-                let (da, db) = (*delta.add(ia), *delta.add(ib));
-                let moved = da - db;
-                let d = (*prev.add(ia) - *prev.add(ib)) + moved;
-                let len2 = d.length_squared();
-                // Coincident particles have no direction: no correction
-                // (a select, not a branch, so the loop stays straight).
-                let ok = len2 > 1e-18;
-                let inv_len = if ok { len2.sqrt().recip() } else { 0.0 };
-                let n = d * inv_len;
-                let c = len2 * inv_len - *rest.add(i);
-                let lam = if FIRST { 0.0 } else { *lambda.add(i) };
-                let num = -k * c - *alpha_t.add(i) * lam - *gamma.add(i) * n.dot(moved);
-                let dl = if ok { num * *inv_denom.add(i) } else { 0.0 };
-                *lambda.add(i) = lam + dl;
-                *delta.add(ia) = da + n * (*inv_mass.add(ia) * dl);
-                *delta.add(ib) = db - n * (*inv_mass.add(ib) * dl);
+        #[cfg(target_arch = "x86_64")]
+        let range = {
+            let mut i = range.start;
+            if std::is_x86_feature_detected!("avx") {
+                while i + 8 <= range.end {
+                    unsafe { super::simd::project8::<FIRST>(self, i, p, k) };
+                    i += 8;
+                }
             }
+            while i + 4 <= range.end {
+                unsafe { super::simd::project4::<FIRST>(self, i, p, k) };
+                i += 4;
+            }
+            i..range.end
+        };
+        for i in range {
+            unsafe { self.project_one::<FIRST>(i, p, k) };
+        }
+    }
+
+    /// Constraint `i` of [`Self::project`], written out component by component.
+    ///
+    /// # Safety
+    /// As for [`Self::project`].
+    #[inline(always)]
+    pub(crate) unsafe fn project_one<const FIRST: bool>(&self, i: usize, p: RawState, k: f32) {
+        unsafe {
+            let (ia, ib) = (*self.a.add(i) as usize, *self.b.add(i) as usize);
+            let (pa, pb) = (*p.prev.add(ia), *p.prev.add(ib));
+            let (da, db) = (*p.delta.add(ia), *p.delta.add(ib));
+            let (mx, my, mz) = (da.x - db.x, da.y - db.y, da.z - db.z);
+            let (dx, dy, dz) = ((pa.x - pb.x) + mx, (pa.y - pb.y) + my, (pa.z - pb.z) + mz);
+            let len2 = (dx * dx + dy * dy) + dz * dz;
+            // Coincident particles have no direction: no correction.
+            let ok = len2 > 1e-18;
+            let inv_len = if ok { 1.0 / len2.sqrt() } else { 0.0 };
+            let (nx, ny, nz) = (dx * inv_len, dy * inv_len, dz * inv_len);
+            let c = len2 * inv_len - *self.rest.add(i);
+            let lambda = if FIRST { 0.0 } else { *self.lambda.add(i) };
+            let n_moved = (nx * mx + ny * my) + nz * mz;
+            let num = (-k * c - *self.alpha_t.add(i) * lambda) - *self.gamma.add(i) * n_moved;
+            let dl = if ok {
+                num * *self.inv_denom.add(i)
+            } else {
+                0.0
+            };
+            *self.lambda.add(i) = lambda + dl;
+            let (sa, sb) = (pa.w * dl, pb.w * dl);
+            *p.delta.add(ia) = Vec4::new(da.x + nx * sa, da.y + ny * sa, da.z + nz * sa, da.w);
+            *p.delta.add(ib) = Vec4::new(db.x - nx * sb, db.y - ny * sb, db.z - nz * sb, db.w);
+        }
+    }
+
+    /// Field pointers for the SIMD path.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn columns(&self) -> Columns {
+        Columns {
+            a: self.a,
+            b: self.b,
+            rest: self.rest,
+            lambda: self.lambda,
+            alpha_t: self.alpha_t,
+            gamma: self.gamma,
+            inv_denom: self.inv_denom,
         }
     }
 }
@@ -279,6 +321,29 @@ impl DistanceConstraints {
         }
         self.batches[colour].push(a as u32, b as u32, rest, compliance, tear, tag);
         self.can_tear |= tear.is_finite();
+    }
+
+    /// Orders each colour by its constraints' first particle, so a thread's
+    /// share of a colour touches one contiguous region of the particles
+    /// (the same region as its share of the particle phases) and memory is
+    /// walked in order. Call after building; order inside a colour does not
+    /// change results.
+    pub fn sort_colours(&mut self) {
+        for batch in &mut self.batches {
+            let mut order: Vec<usize> = (0..batch.len()).collect();
+            order.sort_by_key(|&i| (batch.a[i].min(batch.b[i]), batch.a[i].max(batch.b[i])));
+            let old = std::mem::take(batch);
+            for i in order {
+                batch.push(
+                    old.a[i],
+                    old.b[i],
+                    old.rest[i],
+                    old.compliance[i],
+                    old.tear_strain[i],
+                    old.tag[i],
+                );
+            }
+        }
     }
 
     /// Removes constraint `i` of colour `colour` (order inside a colour is free).

@@ -26,6 +26,8 @@ mod collision;
 mod distance;
 mod particles;
 mod pool;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 mod step;
 
 pub use collision::Collider;

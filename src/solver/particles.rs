@@ -1,6 +1,6 @@
 //! Particles as structure-of-arrays: one flat `Vec` per attribute.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 /// Why a particle is not moved by the solver (bit flags, several may hold).
 pub(crate) mod hold {
@@ -22,14 +22,16 @@ pub(crate) mod hold {
 pub struct Particles {
     /// Position x (m).
     pub pos: Vec<Vec3>,
-    /// Position at the start of the current substep (m).
-    pub prev: Vec<Vec3>,
+    /// Position at the start of the current substep (m) in xyz; w holds
+    /// a copy of the inverse mass, so the solver reads both in one load.
+    pub prev: Vec<Vec4>,
     /// Displacement during the current substep, x − x_prev (m). The
     /// constraints work on it rather than on x: small corrections then
     /// keep their full f32 precision instead of being rounded to the
     /// spacing of the coordinates (which is what would let a soft,
     /// finely substepped chain come to rest a few percent off).
-    pub delta: Vec<Vec3>,
+    /// (xyz; w is always 0.)
+    pub delta: Vec<Vec4>,
     /// Velocity (m/s).
     pub vel: Vec<Vec3>,
     /// Inverse mass w (1/kg); 0 for pinned, driven or grabbed particles.
@@ -57,8 +59,8 @@ impl Particles {
     pub fn push(&mut self, pos: Vec3, mass: f32, radius: f32) -> usize {
         debug_assert!(mass > 0.0 && pos.is_finite());
         self.pos.push(pos);
-        self.prev.push(pos);
-        self.delta.push(Vec3::ZERO);
+        self.prev.push(pos.extend(1.0 / mass));
+        self.delta.push(Vec4::ZERO);
         self.vel.push(Vec3::ZERO);
         self.inv_mass.push(1.0 / mass);
         self.mass.push(mass);

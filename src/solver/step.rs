@@ -9,7 +9,7 @@
 //! order whatever the thread count: results are bit-identical for 1, 2 or
 //! 16 threads. With a team of one, the barriers do nothing.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 use super::collision::Collider;
 use super::distance::{RawBatch, RawState};
@@ -21,8 +21,8 @@ use super::{Driver, Settings};
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RawParticles {
     pub pos: *mut Vec3,
-    pub prev: *mut Vec3,
-    pub delta: *mut Vec3,
+    pub prev: *mut Vec4,
+    pub delta: *mut Vec4,
     pub vel: *mut Vec3,
     pub inv_mass: *const f32,
     pub radius: *const f32,
@@ -57,7 +57,6 @@ impl Frame<'_> {
         let state = RawState {
             prev: p.prev,
             delta: p.delta,
-            inv_mass: p.inv_mass,
         };
         // Per-step caches; each thread prepares exactly the constraints it
         // will solve, so no barrier is needed before the first solve.
@@ -113,14 +112,14 @@ impl Frame<'_> {
         let p = self.particles;
         for i in range.clone() {
             unsafe {
-                let x = *p.pos.add(i);
-                *p.prev.add(i) = x;
-                if *p.inv_mass.add(i) > 0.0 {
+                let w = *p.inv_mass.add(i);
+                *p.prev.add(i) = (*p.pos.add(i)).extend(w);
+                if w > 0.0 {
                     let v = s.wind + (*p.vel.add(i) - s.wind) * drag + s.gravity * h;
                     *p.vel.add(i) = v;
-                    *p.delta.add(i) = v * h;
+                    *p.delta.add(i) = (v * h).extend(0.0);
                 } else if *p.hold.add(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
-                    *p.delta.add(i) = Vec3::ZERO;
+                    *p.delta.add(i) = Vec4::ZERO;
                 }
             }
         }
@@ -132,7 +131,7 @@ impl Frame<'_> {
         for (i, x) in targets.filter(|(i, _)| range.contains(i)) {
             unsafe {
                 let delta = x - *p.pos.add(i);
-                *p.delta.add(i) = delta;
+                *p.delta.add(i) = delta.extend(0.0);
                 *p.vel.add(i) = delta / h;
             }
         }
@@ -149,15 +148,16 @@ impl Frame<'_> {
         for i in range {
             unsafe {
                 let free = *p.inv_mass.add(i) > 0.0;
-                let prev = *p.prev.add(i);
-                let delta = &mut *p.delta.add(i);
+                let prev = (*p.prev.add(i)).truncate();
+                let mut delta = (*p.delta.add(i)).truncate();
                 if free {
                     for c in self.colliders {
-                        c.resolve(prev, delta, *p.radius.add(i));
+                        c.resolve(prev, &mut delta, *p.radius.add(i));
                     }
-                    *p.vel.add(i) = *delta * inv_h;
+                    *p.delta.add(i) = delta.extend(0.0);
+                    *p.vel.add(i) = delta * inv_h;
                 }
-                *p.pos.add(i) = prev + *delta;
+                *p.pos.add(i) = prev + delta;
             }
         }
     }
