@@ -58,6 +58,8 @@ pub fn load_with(path: &Path, overrides: &Overrides) -> Result<Scene> {
 pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> {
     let scene = load_with(path, overrides)?;
     let mut world = scene.build();
+    // Results are bit-identical for any thread count; use every core.
+    world.set_threads(crate::solver::available_threads());
     let mut csv = match &opts.out {
         Some(out) => Some(CsvWriter::create(out)?),
         None => None,
@@ -85,10 +87,11 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
     let s = &world.settings;
     println!("scene: {} ({})", path.display(), scene.name);
     println!(
-        "particles: {}  constraints: {}  colours: {}  method: {:?}  substeps: {}  iterations: {}  dt: {} s",
+        "particles: {}  constraints: {}  colours: {}  threads: {}  method: {:?}  substeps: {}  iterations: {}  dt: {} s",
         world.particles.len(),
         world.constraints.len(),
         world.constraints.colour_count(),
+        world.threads(),
         s.method,
         s.substeps,
         s.iterations,

@@ -97,6 +97,16 @@ struct Timing {
     render_ms: f32,
 }
 
+/// Statistics of the world shown in the panel and plots.
+#[derive(Clone, Copy, Debug, Default)]
+struct WorldStats {
+    max_strain: f32,
+    /// N.
+    max_tension: f32,
+    /// Kinetic + gravitational potential (J).
+    energy: f64,
+}
+
 /// All state of the window.
 pub struct App {
     source: Source,
@@ -119,6 +129,8 @@ pub struct App {
     watcher: Option<reload::FileWatcher>,
     help: bool,
     timing: Timing,
+    stats: WorldStats,
+    stale_stats: bool,
     history: plots::History,
     /// egui wanted the pointer / keyboard in the last frame.
     ui_has_pointer: bool,
@@ -134,7 +146,7 @@ impl App {
             .expect("the built-in scene is valid (a test checks it)");
         let mut app = Self {
             source: Source::Builtin,
-            world: builtin.build(),
+            world: solver_world(&builtin),
             camera: OrbitCamera::from(&builtin.camera),
             scene: builtin,
             display: Display::default(),
@@ -149,6 +161,8 @@ impl App {
             watcher: None,
             help: false,
             timing: Timing::default(),
+            stats: WorldStats::default(),
+            stale_stats: true,
             history: plots::History::default(),
             ui_has_pointer: false,
             ui_has_keyboard: false,
@@ -188,10 +202,11 @@ impl App {
         match scene::load(path) {
             Ok(scene) => {
                 self.mouse.cancel(&mut self.world);
-                self.world = scene.build();
+                self.world = solver_world(&scene);
                 self.scene = scene;
                 self.errors.clear();
                 self.accumulator = 0.0;
+                self.stale_stats = true;
                 self.status = format!("loaded {}", path.display());
                 true
             }
@@ -206,9 +221,10 @@ impl App {
     fn reset(&mut self) {
         self.mouse.cancel(&mut self.world);
         let settings = self.world.settings;
-        self.world = self.scene.build();
+        self.world = solver_world(&self.scene);
         self.world.settings = settings;
         self.accumulator = 0.0;
+        self.stale_stats = true;
     }
 
     /// Writes the scene with the run-time edits (settings, pins) to `path`.
@@ -245,6 +261,7 @@ impl App {
             frame_dt,
         );
         self.simulate(frame_dt);
+        self.update_stats();
 
         let t = Instant::now();
         clear_background(Color::new(0.11, 0.12, 0.14, 1.0));
@@ -291,11 +308,25 @@ impl App {
     fn step(&mut self) {
         self.world.step();
         self.frames += 1;
-        let energy = self.world.kinetic_energy() + self.world.potential_energy();
+        self.stale_stats = true;
+    }
+
+    /// Recomputes the statistics after the world changed (once per drawn
+    /// frame at most: each is a pass over every constraint or particle).
+    fn update_stats(&mut self) {
+        if !std::mem::take(&mut self.stale_stats) {
+            return;
+        }
+        let w = &self.world;
+        self.stats = WorldStats {
+            max_strain: w.max_strain(),
+            max_tension: w.max_tension(),
+            energy: w.kinetic_energy() + w.potential_energy(),
+        };
         self.history.push(
-            self.world.time(),
-            100.0 * self.world.max_strain() as f64,
-            energy,
+            w.time(),
+            100.0 * self.stats.max_strain as f64,
+            self.stats.energy,
         );
     }
 
@@ -370,6 +401,13 @@ impl App {
             let _ = std::fs::rename(&tmp, path);
         }
     }
+}
+
+/// The world of `scene`, solved on every core.
+fn solver_world(scene: &Scene) -> World {
+    let mut world = scene.build();
+    world.set_threads(crate::solver::available_threads());
+    world
 }
 
 fn smooth(avg: &mut f32, sample: f32) {

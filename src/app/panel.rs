@@ -295,7 +295,7 @@ impl App {
 
     fn stats_section(&mut self, ui: &mut egui::Ui) {
         let w = &self.world;
-        let energy = w.kinetic_energy() + w.potential_energy();
+        let energy = self.stats.energy;
         egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
             let mut row = |k: &str, v: String, hover: &str| {
                 ui.label(k).on_hover_text(hover);
@@ -329,12 +329,12 @@ impl App {
             );
             row(
                 "max strain",
-                format!("{:.3} %", 100.0 * w.max_strain()),
+                format!("{:.3} %", 100.0 * self.stats.max_strain),
                 "largest (length − rest)/rest",
             );
             row(
                 "max tension",
-                format!("{:.3} N", w.max_tension()),
+                format!("{:.3} N", self.stats.max_tension),
                 "largest |λ|/h² of the last substep",
             );
             row(

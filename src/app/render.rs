@@ -146,7 +146,12 @@ impl Renderer {
         self.value.clear();
         self.value.resize(n, 0.0);
         self.edges.clear();
-        self.edges.resize(n, 0);
+        // Without tearing every cell is whole: skip the pass over the constraints.
+        let whole = !world.constraints.can_tear();
+        self.edges.resize(n, if whole { 0xff } else { 0 });
+        if whole && mode == ColourMode::Plain {
+            return;
+        }
         let pos = &world.particles.pos;
         let mut max = 0f32;
         for l in world.constraints.iter() {

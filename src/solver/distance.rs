@@ -298,6 +298,11 @@ impl DistanceConstraints {
         self.len() == 0
     }
 
+    /// True when some constraint has a finite tear strain.
+    pub fn can_tear(&self) -> bool {
+        self.can_tear
+    }
+
     /// Number of non-empty colours (the overflow batch counts as one).
     pub fn colour_count(&self) -> usize {
         self.batches.iter().filter(|b| b.len() > 0).count()
@@ -430,9 +435,14 @@ impl DistanceConstraints {
 
     /// The compliance of the first constraint of `body` and `kind`, if any.
     pub fn compliance(&self, body: usize, kind: LinkKind) -> Option<f32> {
-        self.iter()
-            .find(|l| l.tag.body as usize == body && l.tag.kind == kind)
-            .map(|l| l.compliance)
+        let tag = Tag {
+            body: body as u32,
+            kind,
+        };
+        self.batches.iter().find_map(|b| {
+            let i = b.tag.iter().position(|t| *t == tag)?;
+            Some(b.compliance[i])
+        })
     }
 
     /// True when no colour (but the overflow) holds a particle twice.

@@ -1,0 +1,51 @@
+//! One frame (20 substeps × 1 iteration) of a cloth and of a rope with the
+//! same number of particles, N = 32 … 256, sequential and on all cores.
+//! `catenary bench` is the quick command-line version of the cloth case.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+use catenary::headless::bench_scene;
+use catenary::scene;
+use catenary::solver::{World, available_threads};
+
+fn rope(particles: u32) -> World {
+    let text = format!(
+        "Scene(solver: (substeps: 20), bodies: [Rope(start: (0.0, 2.0, 0.0), end: ({}, 2.0, 0.0),
+           segments: {}, compliance: 0.0001, pins: [0])])",
+        0.01 * particles as f32,
+        particles - 1
+    );
+    scene::parse(&text, std::path::Path::new("<bench rope>"))
+        .unwrap()
+        .build()
+}
+
+fn frames(c: &mut Criterion) {
+    for (kind, make) in [
+        (
+            "cloth",
+            (|n: u32| bench_scene(n, 20).unwrap().build()) as fn(u32) -> World,
+        ),
+        ("rope", |n: u32| rope(n * n)),
+    ] {
+        let mut group = c.benchmark_group(format!("{kind} frame"));
+        group.sample_size(10);
+        for n in [32u32, 64, 128, 256] {
+            for threads in [1, available_threads()] {
+                let mut world = make(n);
+                world.set_threads(threads);
+                world.step();
+                group.throughput(Throughput::Elements(world.projections_per_frame()));
+                group.bench_with_input(
+                    BenchmarkId::new(format!("N={n}"), format!("{threads} threads")),
+                    &(),
+                    |b, _| b.iter(|| world.step()),
+                );
+            }
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, frames);
+criterion_main!(benches);
