@@ -6,7 +6,7 @@ use egui_macroquad::egui::{self, Color32, RichText};
 
 use super::App;
 use super::render::{ColourMode, colormap};
-use crate::scene::{BodyDef, MethodDef};
+use crate::scene::BodyDef;
 use crate::solver::{LinkKind, Method};
 
 /// Text fields and the scene list.
@@ -42,6 +42,16 @@ impl PanelState {
     }
 }
 
+/// A slider that never changes a value it did not set: a scene's value
+/// outside the slider's range (say 500 substeps) stays as it is until the
+/// user moves the slider.
+fn slider<'a, N: egui::emath::Numeric>(
+    value: &'a mut N,
+    range: std::ops::RangeInclusive<N>,
+) -> egui::Slider<'a> {
+    egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits)
+}
+
 /// A compliance slider (m/N, logarithmic) with a "rigid" box for α = 0.
 /// Returns the new value when the user changed it.
 fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
@@ -56,7 +66,7 @@ fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
         ui.add_enabled_ui(!rigid, |ui| {
             changed |= ui
                 .add(
-                    egui::Slider::new(&mut v, 1e-9..=1.0)
+                    slider(&mut v, 1e-9..=1.0)
                         .logarithmic(true)
                         .text(label)
                         .custom_formatter(|x, _| format!("{x:.1e}")),
@@ -175,33 +185,33 @@ impl App {
                 );
         });
         ui.add(
-            egui::Slider::new(&mut s.substeps, 1..=200)
+            slider(&mut s.substeps, 1..=200)
                 .logarithmic(true)
                 .text("substeps"),
         )
         .on_hover_text("substeps per frame; h = dt / substeps");
         ui.add(
-            egui::Slider::new(&mut s.iterations, 1..=100)
+            slider(&mut s.iterations, 1..=100)
                 .logarithmic(true)
                 .text("iterations"),
         )
         .on_hover_text("Gauss–Seidel passes over all constraints per substep");
         ui.add(
-            egui::Slider::new(&mut s.dt, 1.0 / 480.0..=1.0 / 15.0)
+            slider(&mut s.dt, 1.0 / 480.0..=1.0 / 15.0)
                 .logarithmic(true)
                 .text("dt s")
                 .custom_formatter(|x, _| format!("{:.4} (1/{:.0})", x, 1.0 / x)),
         )
         .on_hover_text("simulated seconds per frame");
         ui.add(
-            egui::Slider::new(&mut s.damping, 0.0..=1000.0)
+            slider(&mut s.damping, 0.0..=1000.0)
                 .logarithmic(true)
                 .max_decimals(2)
                 .text("damping β kg/s"),
         )
         .on_hover_text("XPBD constraint damping: damps stretching, not swinging (γ = αβ/h)");
         ui.add(
-            egui::Slider::new(&mut s.air_drag, 0.0..=20.0)
+            slider(&mut s.air_drag, 0.0..=20.0)
                 .logarithmic(true)
                 .text("air drag 1/s"),
         )
@@ -217,25 +227,21 @@ impl App {
                 );
             }
         });
-        ui.add(egui::Slider::new(&mut s.gravity.y, -30.0..=0.0).text("gravity y m/s²"))
+        ui.add(slider(&mut s.gravity.y, -30.0..=0.0).text("gravity y m/s²"))
             .on_hover_text("vertical gravity; Earth is −9.81");
         ui.add_enabled(
             s.method == Method::Pbd,
-            egui::Slider::new(&mut s.pbd_stiffness, 0.001..=1.0)
+            slider(&mut s.pbd_stiffness, 0.001..=1.0)
                 .logarithmic(true)
                 .text("PBD stiffness k"),
         )
         .on_hover_text("PBD only: fraction of the error corrected per projection");
         ui.add(
-            egui::Slider::new(&mut self.time_scale, 0.05..=2.0)
+            slider(&mut self.time_scale, 0.05..=2.0)
                 .logarithmic(true)
                 .text("time scale"),
         )
         .on_hover_text("simulated seconds per real second (slow motion below 1)");
-        self.scene.solver.method = match s.method {
-            Method::Xpbd => MethodDef::Xpbd,
-            Method::Pbd => MethodDef::Pbd,
-        };
     }
 
     fn bodies_section(&mut self, ui: &mut egui::Ui) {
