@@ -266,6 +266,8 @@ pub struct DistanceConstraints {
     colour_mask: Vec<u64>,
     /// True when some constraint can tear (skips the tearing pass otherwise).
     can_tear: bool,
+    /// (h, β, XPBD?) the per-step caches were filled for; None = stale.
+    prepared_for: Option<(u32, u32, bool)>,
 }
 
 /// A read-only view of one constraint, for drawing and statistics.
@@ -298,6 +300,20 @@ impl DistanceConstraints {
         self.len() == 0
     }
 
+    /// True when the per-step caches must be refilled for substep `h`,
+    /// damping β and method; remembers that they will be.
+    pub(crate) fn needs_prepare(&mut self, h: f32, damping: f32, xpbd: bool) -> bool {
+        let key = Some((h.to_bits(), damping.to_bits(), xpbd));
+        let stale = self.prepared_for != key;
+        self.prepared_for = key;
+        stale
+    }
+
+    /// Marks the per-step caches stale (an inverse mass changed).
+    pub(crate) fn invalidate(&mut self) {
+        self.prepared_for = None;
+    }
+
     /// True when some constraint has a finite tear strain.
     pub fn can_tear(&self) -> bool {
         self.can_tear
@@ -326,6 +342,7 @@ impl DistanceConstraints {
         }
         self.batches[colour].push(a as u32, b as u32, rest, compliance, tear, tag);
         self.can_tear |= tear.is_finite();
+        self.prepared_for = None;
     }
 
     /// Orders each colour by its constraints' first particle, so a thread's
@@ -334,6 +351,7 @@ impl DistanceConstraints {
     /// walked in order. Call after building; order inside a colour does not
     /// change results.
     pub fn sort_colours(&mut self) {
+        self.prepared_for = None;
         for batch in &mut self.batches {
             let mut order: Vec<usize> = (0..batch.len()).collect();
             order.sort_by_key(|&i| (batch.a[i].min(batch.b[i]), batch.a[i].max(batch.b[i])));
@@ -420,6 +438,7 @@ impl DistanceConstraints {
 
     /// Sets the compliance (m/N) of every constraint of `body` and `kind`.
     pub fn set_compliance(&mut self, body: usize, kind: LinkKind, compliance: f32) {
+        self.prepared_for = None;
         let tag = Tag {
             body: body as u32,
             kind,

@@ -214,13 +214,13 @@ impl World {
 
     /// Adds a driver; its particle becomes kinematic.
     pub fn add_driver(&mut self, driver: Driver) {
-        self.particles.set_hold(driver.particle, hold::DRIVEN, true);
+        self.set_hold(driver.particle, hold::DRIVEN, true);
         self.drivers.push(driver);
     }
 
     /// Pins (w = 0) or unpins particle `i`.
     pub fn set_pinned(&mut self, i: usize, pinned: bool) {
-        self.particles.set_hold(i, hold::PINNED, pinned);
+        self.set_hold(i, hold::PINNED, pinned);
         if pinned {
             self.particles.vel[i] = Vec3::ZERO;
         }
@@ -229,7 +229,7 @@ impl World {
     /// Starts holding particle `i` with the mouse (it becomes kinematic).
     pub fn grab(&mut self, i: usize) {
         self.release(None);
-        self.particles.set_hold(i, hold::GRABBED, true);
+        self.set_hold(i, hold::GRABBED, true);
         let p = self.particles.pos[i];
         self.grab = Some(Grab {
             particle: i,
@@ -252,10 +252,17 @@ impl World {
     /// Lets go of the held particle, optionally handing it a velocity (m/s).
     pub fn release(&mut self, velocity: Option<Vec3>) {
         if let Some(g) = self.grab.take() {
-            self.particles.set_hold(g.particle, hold::GRABBED, false);
+            self.set_hold(g.particle, hold::GRABBED, false);
             self.particles.vel[g.particle] =
                 velocity.filter(|v| v.is_finite()).unwrap_or(Vec3::ZERO);
         }
+    }
+
+    /// Changes why particle `i` is held; its inverse mass, and so every
+    /// cached constraint denominator, may change.
+    fn set_hold(&mut self, i: usize, reason: u8, on: bool) {
+        self.particles.set_hold(i, reason, on);
+        self.constraints.invalidate();
     }
 
     /// Sets the number of solver threads (1 = sequential). Results do not
@@ -275,10 +282,16 @@ impl World {
         if !self.settings.is_valid() {
             return;
         }
+        let s = self.settings;
+        let h = s.dt / s.substeps as f32;
+        let prepare = self
+            .constraints
+            .needs_prepare(h, s.damping, s.method == Method::Xpbd);
         self.constraints.raw(&mut self.raw_batches);
         let p = &mut self.particles;
         let frame = step::Frame {
-            settings: self.settings,
+            settings: s,
+            prepare,
             particles: step::RawParticles {
                 pos: p.pos.as_mut_ptr(),
                 prev: p.prev.as_mut_ptr(),
@@ -355,5 +368,58 @@ impl World {
             .iter()
             .map(|l| self.tension(l.lambda))
             .fold(0.0, f32::max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain() -> World {
+        let mut w = World::new(Settings::default());
+        for i in 0..5 {
+            w.particles
+                .push(Vec3::new(i as f32 * 0.1, 1.0, 0.0), 0.1, 0.01);
+        }
+        for i in 0..4 {
+            let tag = Tag {
+                body: 0,
+                kind: LinkKind::Stretch,
+            };
+            w.constraints.add(i, i + 1, 0.1, 1e-4, f32::INFINITY, tag);
+        }
+        w.set_pinned(0, true);
+        w
+    }
+
+    #[test]
+    fn every_edit_that_changes_a_denominator_refreshes_the_cached_ones() {
+        let mut w = chain();
+        w.step();
+        let h = w.settings.dt / w.settings.substeps as f32;
+        let key = |w: &mut World| w.constraints.needs_prepare(h, 0.0, true);
+        assert!(!key(&mut w), "nothing changed since the step");
+        let edits: [fn(&mut World); 5] = [
+            |w| w.set_pinned(2, true),
+            |w| w.grab(3),
+            |w| w.release(None),
+            |w| w.constraints.set_compliance(0, LinkKind::Stretch, 1e-3),
+            |w| {
+                let tag = Tag {
+                    body: 0,
+                    kind: LinkKind::Bend,
+                };
+                w.constraints.add(0, 2, 0.2, 0.0, f32::INFINITY, tag)
+            },
+        ];
+        for edit in edits {
+            edit(&mut w);
+            assert!(key(&mut w));
+            assert!(!key(&mut w));
+        }
+        assert!(
+            w.constraints.needs_prepare(h * 0.5, 0.0, true),
+            "a new substep length"
+        );
     }
 }

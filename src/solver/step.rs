@@ -36,6 +36,9 @@ unsafe impl Sync for RawParticles {}
 /// Everything one frame needs; shared read-only by the team.
 pub(crate) struct Frame<'a> {
     pub settings: Settings,
+    /// Refill the per-step constraint caches (settings, masses or
+    /// compliances changed since the last step).
+    pub prepare: bool,
     pub particles: RawParticles,
     pub batches: &'a [RawBatch],
     pub colliders: &'a [Collider],
@@ -60,7 +63,7 @@ impl Frame<'_> {
         };
         // Per-step caches; each thread prepares exactly the constraints it
         // will solve, so no barrier is needed before the first solve.
-        for b in self.batches {
+        for b in self.batches.iter().filter(|_| self.prepare) {
             if let Some(range) = self.my_constraints(b, team) {
                 unsafe { b.prepare(range, p.inv_mass, h, s.damping, xpbd) };
             }
