@@ -84,7 +84,6 @@ fn bad_inputs_exit_1_with_a_message_naming_the_problem() {
         (rope(", pins: [11]"), "bodies[0].pins[0]"),
         (rope(", pins: [-12]"), "-11 ..= 10"),
         (rope(", colour: 3"), "1:"),
-        (rope(", self_collision: true"), "not implemented"),
         ("Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), segments: 3)])".into(), "end"),
         ("Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), end: (0.0, 2.0, 0.0), segments: 3)])".into(), "bodies[0].length"),
         ("Scene(bodies: [Cloth(origin: (0.0, 0.0, 0.0), size: (0.0, 1.0), resolution: (10, 10))])".into(), "bodies[0].size.0"),

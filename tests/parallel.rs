@@ -48,6 +48,7 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("tearing", scene_world("tearing.ron")),
         ("rope_bridge", scene_world("rope_bridge.ron")),
         ("waves", scene_world("waves.ron")),
+        ("rope_pile", scene_world("rope_pile.ron")),
         ("star", star()),
     ];
     for (name, w) in worlds {

@@ -60,6 +60,7 @@ pub(crate) fn build(scene: &Scene) -> World {
             count,
             shape,
         });
+        self_collision(&mut world, i, body);
     }
     world.constraints.sort_colours();
     world.colliders = scene.colliders.iter().map(collider).collect();
@@ -161,6 +162,25 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
         world.set_pinned(first + resolve_index(p, n as u64 + 1).unwrap(), true);
     }
     Shape::Rope
+}
+
+/// Turns on self-collision for a body just built: the rest shape of a
+/// rope is the rope laid straight (particles apart by their distance along
+/// it), of a cloth its flat grid.
+fn self_collision(world: &mut World, body: usize, def: &BodyDef) {
+    let b = &world.bodies[body];
+    let rest: Vec<Vec3> = match def {
+        BodyDef::Rope(r) if r.self_collision => {
+            let link = r
+                .length
+                .unwrap_or(Vec3::from(r.start).distance(r.end.into()))
+                / r.segments as f32;
+            (0..b.count).map(|i| Vec3::X * (i as f32 * link)).collect()
+        }
+        BodyDef::Cloth(c) if c.self_collision => world.particles.pos[b.range()].to_vec(),
+        _ => return,
+    };
+    world.enable_self_collision(body, &rest);
 }
 
 fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {

@@ -68,15 +68,6 @@ impl Checker {
         }
         resolved
     }
-
-    fn no_self_collision(&mut self, field: &str, on: bool) {
-        if on {
-            self.fail(
-                field,
-                "self-collision is not implemented yet: accepted value false",
-            );
-        }
-    }
 }
 
 /// `i` in `0..len`, or `-len..0` counted from the end.
@@ -178,7 +169,6 @@ fn rope(c: &mut Checker, f: &str, r: &RopeDef) {
         c.non_negative(&format!("{f}.bend_compliance"), b);
     }
     c.non_negative(&format!("{f}.radius"), r.radius);
-    c.no_self_collision(&format!("{f}.self_collision"), r.self_collision);
     for (k, &p) in r.pins.iter().enumerate() {
         c.index(&format!("{f}.pins[{k}]"), p, r.segments as u64 + 1);
     }
@@ -206,7 +196,6 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef) {
         c.non_negative(&format!("{f}.bend_compliance"), b);
     }
     c.non_negative(&format!("{f}.radius"), cl.radius);
-    c.no_self_collision(&format!("{f}.self_collision"), cl.self_collision);
     if let Some(t) = cl.tear_strain {
         c.positive(&format!("{f}.tear_strain"), t);
     }

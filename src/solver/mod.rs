@@ -26,6 +26,7 @@ mod collision;
 mod distance;
 mod particles;
 mod pool;
+mod self_collision;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 mod step;
@@ -196,6 +197,8 @@ pub struct World {
     pool: Option<std::sync::Arc<pool::Pool>>,
     /// Reused each step so stepping allocates nothing.
     raw_batches: Vec<distance::RawBatch>,
+    /// Particles of self-colliding bodies and their spatial hash.
+    self_collision: self_collision::SelfCollision,
 }
 
 impl World {
@@ -265,6 +268,17 @@ impl World {
         self.constraints.invalidate();
     }
 
+    /// Makes the particles of body `body` collide with each other.
+    /// `rest` holds their positions in the body's rest shape: particles
+    /// that close at rest (neighbours) never push each other.
+    pub fn enable_self_collision(&mut self, body: usize, rest: &[Vec3]) {
+        let first = self.bodies[body].first;
+        debug_assert_eq!(rest.len(), self.bodies[body].count);
+        let n = self.particles.len();
+        self.self_collision
+            .add_body(body, first, rest, &self.particles.radius, n);
+    }
+
     /// Sets the number of solver threads (1 = sequential). Results do not
     /// depend on it: they are bit-identical for any count.
     pub fn set_threads(&mut self, threads: usize) {
@@ -288,6 +302,7 @@ impl World {
             .constraints
             .needs_prepare(h, s.damping, s.method == Method::Xpbd);
         self.constraints.raw(&mut self.raw_batches);
+        self.self_collision.fit(self.particles.len());
         let p = &mut self.particles;
         let frame = step::Frame {
             settings: s,
@@ -304,6 +319,7 @@ impl World {
             },
             batches: &self.raw_batches,
             colliders: &self.colliders,
+            self_collision: step::RawSelfCollision::new(&mut self.self_collision),
             drivers: &self.drivers,
             held: self.grab.map(|g| (g.particle, p.pos[g.particle], g.target)),
             t0: self.time,

@@ -15,6 +15,7 @@ use super::collision::Collider;
 use super::distance::{RawBatch, RawState};
 use super::particles::hold;
 use super::pool::Team;
+use super::self_collision::SelfCollision;
 use super::{Driver, Settings};
 
 /// Raw pointers to every particle array (see [`super::Particles`]).
@@ -33,6 +34,34 @@ pub(crate) struct RawParticles {
 unsafe impl Send for RawParticles {}
 unsafe impl Sync for RawParticles {}
 
+/// Raw access to the self-collision data for one step; null when no body
+/// self-collides.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawSelfCollision {
+    all: *mut SelfCollision,
+    particle: *const u32,
+    entry_of: *const u32,
+    pos: *mut Vec3,
+    correction: *mut Vec3,
+    len: usize,
+}
+
+unsafe impl Send for RawSelfCollision {}
+unsafe impl Sync for RawSelfCollision {}
+
+impl RawSelfCollision {
+    pub fn new(sc: &mut SelfCollision) -> Option<Self> {
+        (sc.len() > 0).then(|| Self {
+            particle: sc.particle.as_ptr(),
+            entry_of: sc.entry_of.as_ptr(),
+            pos: sc.pos.as_mut_ptr(),
+            correction: sc.correction.as_mut_ptr(),
+            len: sc.len(),
+            all: sc,
+        })
+    }
+}
+
 /// Everything one frame needs; shared read-only by the team.
 pub(crate) struct Frame<'a> {
     pub settings: Settings,
@@ -42,6 +71,7 @@ pub(crate) struct Frame<'a> {
     pub particles: RawParticles,
     pub batches: &'a [RawBatch],
     pub colliders: &'a [Collider],
+    pub self_collision: Option<RawSelfCollision>,
     pub drivers: &'a [Driver],
     /// The particle held by the mouse: (index, position now, target at frame end).
     pub held: Option<(usize, Vec3, Vec3)>,
@@ -88,6 +118,9 @@ impl Frame<'_> {
                     }
                     team.sync();
                 }
+            }
+            if let Some(sc) = self.self_collision {
+                unsafe { self.self_collide(sc, team) };
             }
             unsafe { self.collide_and_finish(mine.clone(), h) };
             // No barrier: the next prediction touches only this thread's particles.
@@ -140,8 +173,38 @@ impl Frame<'_> {
         }
     }
 
-    /// Steps 4 and 5 for particles `range`: collisions, then v = Δx/h and
-    /// x = x_prev + Δx.
+    /// Step 4 for self-collisions: each thread gathers its share of the
+    /// self-colliding particles' positions, thread 0 sorts them into the
+    /// spatial hash, each thread computes the pushes of its share; they are
+    /// applied by the particles' owners in [`Self::collide_and_finish`].
+    ///
+    /// # Safety
+    /// Called by every thread of the team, between barriers as written.
+    unsafe fn self_collide(&self, sc: RawSelfCollision, team: &Team) {
+        let p = self.particles;
+        unsafe {
+            for k in team.share(sc.len) {
+                let i = *sc.particle.add(k) as usize;
+                *sc.pos.add(k) = (*p.prev.add(i) + *p.delta.add(i)).truncate();
+            }
+            team.sync();
+            if team.index == 0 {
+                // The others wait at the barrier below and hold no reference.
+                (*sc.all).build();
+            }
+            team.sync();
+            let all = &*sc.all;
+            let inv_mass = std::slice::from_raw_parts(p.inv_mass, p.len);
+            let radius = std::slice::from_raw_parts(p.radius, p.len);
+            for k in team.share(sc.len) {
+                *sc.correction.add(k) = all.push_of(k, inv_mass, radius);
+            }
+            team.sync();
+        }
+    }
+
+    /// Steps 4 and 5 for particles `range`: self-collision pushes,
+    /// collisions with colliders, then v = Δx/h and x = x_prev + Δx.
     ///
     /// # Safety
     /// No other thread touches particles `range`.
@@ -153,6 +216,12 @@ impl Frame<'_> {
                 let free = *p.inv_mass.add(i) > 0.0;
                 let prev = (*p.prev.add(i)).truncate();
                 let mut delta = (*p.delta.add(i)).truncate();
+                if let Some(sc) = self.self_collision {
+                    let k = *sc.entry_of.add(i);
+                    if k != u32::MAX {
+                        delta += *sc.correction.add(k as usize);
+                    }
+                }
                 if free {
                     for c in self.colliders {
                         c.resolve(prev, &mut delta, *p.radius.add(i));

@@ -1,0 +1,161 @@
+//! Collisions between particles of the same body (self-collision).
+//!
+//! Two particles i, j of one self-colliding body closer than r_i + r_j
+//! are pushed apart along their connecting line, each by its share
+//! w_i/(w_i + w_j) of the overlap — unless they were that close in the
+//! body's rest shape (neighbours along the rope or in the cloth grid),
+//! which must not repel each other.
+//!
+//! Candidates come from a spatial hash rebuilt every substep (a counting
+//! sort of the particles by hashed cell, cell size = the largest contact
+//! distance, so every contact is in one of the 27 cells around a particle).
+//! Each particle sums the pushes of all its contacts from the positions
+//! after the constraint passes (Jacobi, not Gauss–Seidel): a particle only
+//! writes its own correction, so the pass runs in parallel and gives the
+//! same bits for any thread count. All storage is allocated up front.
+
+use glam::Vec3;
+
+/// The self-colliding particles of a world and the hash's storage.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SelfCollision {
+    /// World index of each colliding particle ("entry").
+    pub particle: Vec<u32>,
+    /// Body of each entry: only entries of one body collide.
+    body: Vec<u32>,
+    /// Position of each entry in its body's rest shape (m).
+    rest: Vec<Vec3>,
+    /// Entry of each world particle, `u32::MAX` when it does not self-collide.
+    pub entry_of: Vec<u32>,
+    /// Hash cell edge (m): the largest contact distance r_i + r_j.
+    cell: f32,
+    /// Per hashed cell: first index into `sorted` (length table + 1).
+    cell_start: Vec<u32>,
+    /// Entries ordered by hashed cell.
+    sorted: Vec<u32>,
+    /// Per entry: its current position (m), gathered once per substep.
+    pub pos: Vec<Vec3>,
+    /// Per entry: the push it gets this substep (m).
+    pub correction: Vec<Vec3>,
+}
+
+impl SelfCollision {
+    /// Adds the particles `first..first + rest.len()` of `body`, whose
+    /// positions in the body's rest shape are `rest`.
+    pub fn add_body(
+        &mut self,
+        body: usize,
+        first: usize,
+        rest: &[Vec3],
+        radius: &[f32],
+        particles: usize,
+    ) {
+        self.entry_of.resize(particles, u32::MAX);
+        for (k, &r) in rest.iter().enumerate() {
+            let p = first + k;
+            self.entry_of[p] = self.particle.len() as u32;
+            self.particle.push(p as u32);
+            self.body.push(body as u32);
+            self.rest.push(r);
+            self.cell = self.cell.max(2.0 * radius[p]);
+        }
+        let n = self.particle.len();
+        let table = (2 * n).next_power_of_two();
+        self.cell_start = vec![0; table + 1];
+        self.sorted = vec![0; n];
+        self.pos = vec![Vec3::ZERO; n];
+        self.correction = vec![Vec3::ZERO; n];
+    }
+
+    /// Sizes the particle → entry map for `particles` world particles
+    /// (bodies added after a self-colliding one); allocates only then.
+    pub fn fit(&mut self, particles: usize) {
+        if !self.particle.is_empty() {
+            self.entry_of.resize(particles, u32::MAX);
+        }
+    }
+
+    /// Number of self-colliding particles.
+    pub fn len(&self) -> usize {
+        self.particle.len()
+    }
+
+    fn cell_of(&self, x: Vec3) -> [i32; 3] {
+        let c = (x / self.cell).floor();
+        // Far-away or non-finite positions land in one clamped cell: they
+        // are then only compared, never lost.
+        [c.x, c.y, c.z].map(|v| v.clamp(-1e6, 1e6) as i32)
+    }
+
+    fn hash(&self, c: [i32; 3]) -> usize {
+        let h = (c[0].wrapping_mul(92_837_111))
+            ^ (c[1].wrapping_mul(689_287_499))
+            ^ (c[2].wrapping_mul(283_923_481));
+        (h as u32 as usize) & (self.cell_start.len() - 2)
+    }
+
+    /// Sorts the entries into the hash by their positions `pos` (one thread).
+    pub fn build(&mut self) {
+        self.cell_start.fill(0);
+        for k in 0..self.len() {
+            let h = self.hash(self.cell_of(self.pos[k]));
+            self.cell_start[h] += 1;
+        }
+        let mut sum = 0;
+        for s in self.cell_start.iter_mut() {
+            sum += *s;
+            *s = sum;
+        }
+        for k in (0..self.len()).rev() {
+            let h = self.hash(self.cell_of(self.pos[k]));
+            self.cell_start[h] -= 1;
+            self.sorted[self.cell_start[h] as usize] = k as u32;
+        }
+    }
+
+    /// The push entry `k` gets from every particle it overlaps.
+    /// `inv_mass` and `radius` are indexed by world particle.
+    pub fn push_of(&self, k: usize, inv_mass: &[f32], radius: &[f32]) -> Vec3 {
+        let (pk, xk) = (self.particle[k] as usize, self.pos[k]);
+        let wk = inv_mass[pk];
+        let mut push = Vec3::ZERO;
+        if wk == 0.0 {
+            return push;
+        }
+        let home = self.cell_of(xk);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let cell = [home[0] + dx, home[1] + dy, home[2] + dz];
+                    let h = self.hash(cell);
+                    for &j in
+                        &self.sorted[self.cell_start[h] as usize..self.cell_start[h + 1] as usize]
+                    {
+                        let j = j as usize;
+                        // Other cells may share this bucket: count each pair once.
+                        if j == k
+                            || self.body[j] != self.body[k]
+                            || self.cell_of(self.pos[j]) != cell
+                        {
+                            continue;
+                        }
+                        let pj = self.particle[j] as usize;
+                        let reach = radius[pk] + radius[pj];
+                        let d = xk - self.pos[j];
+                        let dist2 = d.length_squared();
+                        if dist2 >= reach * reach || dist2 < 1e-18 {
+                            continue;
+                        }
+                        if self.rest[k].distance_squared(self.rest[j]) <= reach * reach {
+                            continue; // neighbours in the rest shape
+                        }
+                        let dist = dist2.sqrt();
+                        let share = wk / (wk + inv_mass[pj]);
+                        push += d * ((reach - dist) / dist * share);
+                    }
+                }
+            }
+        }
+        push
+    }
+}
