@@ -509,6 +509,76 @@ mod tests {
     }
 
     #[test]
+    fn simd_and_scalar_projections_give_the_same_bits() {
+        // 40 disjoint constraints with awkward numbers, some degenerate.
+        let mut c = DistanceConstraints::default();
+        let mut prev = Vec::new();
+        let mut seed = 12345u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 - 0.5
+        };
+        for i in 0..40 {
+            let a = Vec4::new(rnd(), rnd(), rnd(), rnd().abs() * 3.0);
+            let b = if i % 13 == 0 {
+                a
+            } else {
+                Vec4::new(rnd(), rnd(), rnd(), rnd().abs())
+            };
+            prev.extend([a, b]);
+            c.add(
+                2 * i,
+                2 * i + 1,
+                rnd().abs(),
+                rnd().abs() * 1e-3,
+                f32::INFINITY,
+                TAG,
+            );
+        }
+        let delta: Vec<Vec4> = (0..80)
+            .map(|_| Vec4::new(rnd(), rnd(), rnd(), 0.0) * 1e-3)
+            .collect();
+        let inv_mass: Vec<f32> = prev.iter().map(|p| p.w).collect();
+        let run =
+            |simd: bool| {
+                let mut c = c.clone();
+                let mut delta = delta.clone();
+                let mut raw = Vec::new();
+                c.raw(&mut raw);
+                let state = RawState {
+                    prev: prev.as_ptr(),
+                    delta: delta.as_mut_ptr(),
+                };
+                unsafe {
+                    raw[0].prepare(0..raw[0].len, inv_mass.as_ptr(), 1e-3, 5.0, true);
+                    for first in [true, false] {
+                        match (simd, first) {
+                            (true, true) => raw[0].project::<true>(0..raw[0].len, state, 1.0),
+                            (true, false) => raw[0].project::<false>(0..raw[0].len, state, 1.0),
+                            (false, true) => (0..raw[0].len)
+                                .for_each(|i| raw[0].project_one::<true>(i, state, 1.0)),
+                            (false, false) => (0..raw[0].len)
+                                .for_each(|i| raw[0].project_one::<false>(i, state, 1.0)),
+                        }
+                    }
+                }
+                (delta, c.batches[0].lambda.clone())
+            };
+        assert_eq!(c.colour_count(), 1);
+        let (simd, scalar) = (run(true), run(false));
+        let bits = |v: &[Vec4]| {
+            v.iter()
+                .flat_map(|x| x.to_array().map(f32::to_bits))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&simd.0), bits(&scalar.0));
+        assert_eq!(
+            simd.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            scalar.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
     fn removing_frees_the_colour_for_the_next_constraint() {
         let mut c = DistanceConstraints::default();
         c.add(0, 1, 1.0, 0.0, 0.5, TAG);

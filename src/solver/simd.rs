@@ -1,236 +1,291 @@
-//! Four distance constraints at once with SSE (x86-64 always has SSE2).
+//! Several distance constraints at once: 8 with AVX (detected at run time),
+//! 4 with SSE (every x86-64 has it).
 //!
-//! Constraints of one colour share no particle, so four of them are four
-//! independent lanes: gather the eight particles (x_prev with w = inverse
-//! mass, and Δx), transpose them into x, y, z, w registers, run the update
-//! of [`RawBatch::project_one`] lane-wise with exactly the same operations
-//! in the same order (IEEE sqrt and division, no fused multiply-add), then
+//! Constraints of one colour share no particle, so N of them are N
+//! independent lanes: gather their particles (x_prev with w = inverse mass,
+//! and Δx), transpose them into x, y, z, w registers, run the update of
+//! [`RawBatch::project_one`] lane-wise with exactly the same operations in
+//! the same order (IEEE sqrt and division, no fused multiply-add), then
 //! transpose back and scatter. Per-constraint columns load contiguously.
+//! The update is written once, generic over the register type.
 
 use std::arch::x86_64::*;
+use std::ops::{Add, BitAnd, Div, Mul, Sub};
+
+use glam::Vec4;
 
 use super::distance::{RawBatch, RawState};
 
-/// Rows (x, y, z, w) of four particles → columns x, y, z, w.
-#[inline(always)]
-unsafe fn transpose(r: [__m128; 4]) -> [__m128; 4] {
-    unsafe {
-        let t0 = _mm_unpacklo_ps(r[0], r[1]);
-        let t1 = _mm_unpacklo_ps(r[2], r[3]);
-        let t2 = _mm_unpackhi_ps(r[0], r[1]);
-        let t3 = _mm_unpackhi_ps(r[2], r[3]);
+/// A register of `N` f32 lanes.
+trait Lanes:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + BitAnd<Output = Self>
+{
+    const N: usize;
+    fn splat(x: f32) -> Self;
+    fn sqrt(self) -> Self;
+    /// All ones in lanes where `self > other`, zero elsewhere.
+    fn gt(self, other: Self) -> Self;
+    /// # Safety
+    /// `N` readable floats at `p`.
+    unsafe fn load(p: *const f32) -> Self;
+    /// # Safety
+    /// `N` writable floats at `p`.
+    unsafe fn store(self, p: *mut f32);
+    /// Particles `base[idx[j]]` (rows x, y, z, w) → columns x, y, z, w.
+    /// # Safety
+    /// `idx` has `N` valid indices.
+    unsafe fn gather(base: *const Vec4, idx: &[usize]) -> [Self; 4];
+    /// The inverse of [`Lanes::gather`].
+    /// # Safety
+    /// `idx` has `N` valid, distinct indices.
+    unsafe fn scatter(base: *mut Vec4, idx: &[usize], columns: [Self; 4]);
+}
+
+/// Four SSE lanes.
+#[derive(Clone, Copy)]
+struct Sse(__m128);
+
+/// Eight AVX lanes; only ever made inside [`project8`], which runs when
+/// the CPU has AVX.
+#[derive(Clone, Copy)]
+struct Avx(__m256);
+
+macro_rules! lane_ops {
+    ($t:ident: $add:ident $sub:ident $mul:ident $div:ident $and:ident) => {
+        impl Add for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn add(self, o: Self) -> Self {
+                unsafe { $t($add(self.0, o.0)) }
+            }
+        }
+        impl Sub for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn sub(self, o: Self) -> Self {
+                unsafe { $t($sub(self.0, o.0)) }
+            }
+        }
+        impl Mul for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn mul(self, o: Self) -> Self {
+                unsafe { $t($mul(self.0, o.0)) }
+            }
+        }
+        impl Div for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn div(self, o: Self) -> Self {
+                unsafe { $t($div(self.0, o.0)) }
+            }
+        }
+        impl BitAnd for $t {
+            type Output = Self;
+            #[inline(always)]
+            fn bitand(self, o: Self) -> Self {
+                unsafe { $t($and(self.0, o.0)) }
+            }
+        }
+    };
+}
+
+lane_ops!(Sse: _mm_add_ps _mm_sub_ps _mm_mul_ps _mm_div_ps _mm_and_ps);
+lane_ops!(Avx: _mm256_add_ps _mm256_sub_ps _mm256_mul_ps _mm256_div_ps _mm256_and_ps);
+
+/// The 4×4 transpose of `_MM_TRANSPOSE4_PS`, per 128-bit half for AVX.
+macro_rules! transpose4 {
+    ($r:expr, $unpacklo:ident, $unpackhi:ident, $shuffle:ident) => {{
+        let r = $r;
+        let t0 = $unpacklo(r[0], r[1]);
+        let t1 = $unpacklo(r[2], r[3]);
+        let t2 = $unpackhi(r[0], r[1]);
+        let t3 = $unpackhi(r[2], r[3]);
         [
-            _mm_movelh_ps(t0, t1),
-            _mm_movehl_ps(t1, t0),
-            _mm_movelh_ps(t2, t3),
-            _mm_movehl_ps(t3, t2),
+            $shuffle::<0x44>(t0, t1),
+            $shuffle::<0xEE>(t0, t1),
+            $shuffle::<0x44>(t2, t3),
+            $shuffle::<0xEE>(t2, t3),
         ]
+    }};
+}
+
+impl Lanes for Sse {
+    const N: usize = 4;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        unsafe { Sse(_mm_set1_ps(x)) }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        unsafe { Sse(_mm_sqrt_ps(self.0)) }
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> Self {
+        unsafe { Sse(_mm_cmpgt_ps(self.0, o.0)) }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        unsafe { Sse(_mm_loadu_ps(p)) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        unsafe { _mm_storeu_ps(p, self.0) }
+    }
+    #[inline(always)]
+    unsafe fn gather(base: *const Vec4, idx: &[usize]) -> [Self; 4] {
+        unsafe {
+            let r: [__m128; 4] =
+                std::array::from_fn(|j| _mm_loadu_ps(base.add(idx[j]) as *const f32));
+            transpose4!(r, _mm_unpacklo_ps, _mm_unpackhi_ps, _mm_shuffle_ps).map(Sse)
+        }
+    }
+    #[inline(always)]
+    unsafe fn scatter(base: *mut Vec4, idx: &[usize], c: [Self; 4]) {
+        unsafe {
+            let rows = transpose4!(
+                c.map(|v| v.0),
+                _mm_unpacklo_ps,
+                _mm_unpackhi_ps,
+                _mm_shuffle_ps
+            );
+            for j in 0..4 {
+                _mm_storeu_ps(base.add(idx[j]) as *mut f32, rows[j]);
+            }
+        }
     }
 }
 
-/// Constraints `i .. i + 4` of `batch`; see [`RawBatch::project`].
+impl Lanes for Avx {
+    const N: usize = 8;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        unsafe { Avx(_mm256_set1_ps(x)) }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        unsafe { Avx(_mm256_sqrt_ps(self.0)) }
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> Self {
+        unsafe { Avx(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0)) }
+    }
+    #[inline(always)]
+    unsafe fn load(p: *const f32) -> Self {
+        unsafe { Avx(_mm256_loadu_ps(p)) }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut f32) {
+        unsafe { _mm256_storeu_ps(p, self.0) }
+    }
+    /// Rows j and j + 4 share a 256-bit register: the 4×4 transpose per
+    /// half then gives columns `[lane 0..3 | lane 4..7]`.
+    #[inline(always)]
+    unsafe fn gather(base: *const Vec4, idx: &[usize]) -> [Self; 4] {
+        unsafe {
+            let row = |j: usize| _mm_loadu_ps(base.add(idx[j]) as *const f32);
+            let r: [__m256; 4] = std::array::from_fn(|j| _mm256_set_m128(row(j + 4), row(j)));
+            transpose4!(r, _mm256_unpacklo_ps, _mm256_unpackhi_ps, _mm256_shuffle_ps).map(Avx)
+        }
+    }
+    #[inline(always)]
+    unsafe fn scatter(base: *mut Vec4, idx: &[usize], c: [Self; 4]) {
+        unsafe {
+            let rows = transpose4!(
+                c.map(|v| v.0),
+                _mm256_unpacklo_ps,
+                _mm256_unpackhi_ps,
+                _mm256_shuffle_ps
+            );
+            for j in 0..4 {
+                _mm_storeu_ps(
+                    base.add(idx[j]) as *mut f32,
+                    _mm256_castps256_ps128(rows[j]),
+                );
+                _mm_storeu_ps(
+                    base.add(idx[j + 4]) as *mut f32,
+                    _mm256_extractf128_ps::<1>(rows[j]),
+                );
+            }
+        }
+    }
+}
+
+/// Constraints `i .. i + L::N` of `batch`: [`RawBatch::project_one`] lane-wise.
+///
+/// # Safety
+/// As for [`RawBatch::project`]; `i + L::N` is within the batch.
+#[inline(always)]
+unsafe fn project_lanes<L: Lanes, const FIRST: bool>(
+    batch: &RawBatch,
+    i: usize,
+    p: RawState,
+    k: f32,
+) {
+    unsafe {
+        let c = batch.columns();
+        let (mut ia, mut ib) = ([0usize; 8], [0usize; 8]);
+        for j in 0..L::N {
+            ia[j] = *c.a.add(i + j) as usize;
+            ib[j] = *c.b.add(i + j) as usize;
+        }
+        let (ia, ib) = (&ia[..L::N], &ib[..L::N]);
+        let [pax, pay, paz, wa] = L::gather(p.prev, ia);
+        let [pbx, pby, pbz, wb] = L::gather(p.prev, ib);
+        let [dax, day, daz, daw] = L::gather(p.delta, ia);
+        let [dbx, dby, dbz, dbw] = L::gather(p.delta, ib);
+
+        let (mx, my, mz) = (dax - dbx, day - dby, daz - dbz);
+        let (dx, dy, dz) = ((pax - pbx) + mx, (pay - pby) + my, (paz - pbz) + mz);
+        let len2 = (dx * dx + dy * dy) + dz * dz;
+        let ok = len2.gt(L::splat(1e-18));
+        let inv_len = ok & (L::splat(1.0) / len2.sqrt());
+        let (nx, ny, nz) = (dx * inv_len, dy * inv_len, dz * inv_len);
+        let cval = len2 * inv_len - L::load(c.rest.add(i));
+        let lambda = if FIRST {
+            L::splat(0.0)
+        } else {
+            L::load(c.lambda.add(i))
+        };
+        let n_moved = (nx * mx + ny * my) + nz * mz;
+        let num = (L::splat(-k) * cval - L::load(c.alpha_t.add(i)) * lambda)
+            - L::load(c.gamma.add(i)) * n_moved;
+        let dl = ok & (num * L::load(c.inv_denom.add(i)));
+        (lambda + dl).store(c.lambda.add(i));
+
+        let (sa, sb) = (wa * dl, wb * dl);
+        L::scatter(
+            p.delta,
+            ia,
+            [dax + nx * sa, day + ny * sa, daz + nz * sa, daw],
+        );
+        L::scatter(
+            p.delta,
+            ib,
+            [dbx - nx * sb, dby - ny * sb, dbz - nz * sb, dbw],
+        );
+    }
+}
+
+/// Constraints `i .. i + 4` with SSE.
 ///
 /// # Safety
 /// As for [`RawBatch::project`]; `i + 4` is within the batch.
 #[inline(always)]
 pub(crate) unsafe fn project4<const FIRST: bool>(batch: &RawBatch, i: usize, p: RawState, k: f32) {
-    unsafe {
-        let c = batch.columns();
-        let ia = [0, 1, 2, 3].map(|j| *c.a.add(i + j) as usize);
-        let ib = [0, 1, 2, 3].map(|j| *c.b.add(i + j) as usize);
-        let load = |base: *const glam::Vec4, idx: [usize; 4]| {
-            transpose(idx.map(|j| _mm_loadu_ps(base.add(j) as *const f32)))
-        };
-        let [pax, pay, paz, wa] = load(p.prev, ia);
-        let [pbx, pby, pbz, wb] = load(p.prev, ib);
-        let [dax, day, daz, daw] = load(p.delta, ia);
-        let [dbx, dby, dbz, dbw] = load(p.delta, ib);
-
-        let (mx, my, mz) = (
-            _mm_sub_ps(dax, dbx),
-            _mm_sub_ps(day, dby),
-            _mm_sub_ps(daz, dbz),
-        );
-        let dx = _mm_add_ps(_mm_sub_ps(pax, pbx), mx);
-        let dy = _mm_add_ps(_mm_sub_ps(pay, pby), my);
-        let dz = _mm_add_ps(_mm_sub_ps(paz, pbz), mz);
-        let len2 = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)),
-            _mm_mul_ps(dz, dz),
-        );
-        let ok = _mm_cmpgt_ps(len2, _mm_set1_ps(1e-18));
-        let inv_len = _mm_and_ps(ok, _mm_div_ps(_mm_set1_ps(1.0), _mm_sqrt_ps(len2)));
-        let (nx, ny, nz) = (
-            _mm_mul_ps(dx, inv_len),
-            _mm_mul_ps(dy, inv_len),
-            _mm_mul_ps(dz, inv_len),
-        );
-        let cval = _mm_sub_ps(_mm_mul_ps(len2, inv_len), _mm_loadu_ps(c.rest.add(i)));
-        let lambda = if FIRST {
-            _mm_setzero_ps()
-        } else {
-            _mm_loadu_ps(c.lambda.add(i))
-        };
-        let n_moved = _mm_add_ps(
-            _mm_add_ps(_mm_mul_ps(nx, mx), _mm_mul_ps(ny, my)),
-            _mm_mul_ps(nz, mz),
-        );
-        let num = _mm_sub_ps(
-            _mm_sub_ps(
-                _mm_mul_ps(_mm_set1_ps(-k), cval),
-                _mm_mul_ps(_mm_loadu_ps(c.alpha_t.add(i)), lambda),
-            ),
-            _mm_mul_ps(_mm_loadu_ps(c.gamma.add(i)), n_moved),
-        );
-        let dl = _mm_and_ps(ok, _mm_mul_ps(num, _mm_loadu_ps(c.inv_denom.add(i))));
-        _mm_storeu_ps(c.lambda.add(i), _mm_add_ps(lambda, dl));
-
-        let (sa, sb) = (_mm_mul_ps(wa, dl), _mm_mul_ps(wb, dl));
-        let out_a = transpose([
-            _mm_add_ps(dax, _mm_mul_ps(nx, sa)),
-            _mm_add_ps(day, _mm_mul_ps(ny, sa)),
-            _mm_add_ps(daz, _mm_mul_ps(nz, sa)),
-            daw,
-        ]);
-        let out_b = transpose([
-            _mm_sub_ps(dbx, _mm_mul_ps(nx, sb)),
-            _mm_sub_ps(dby, _mm_mul_ps(ny, sb)),
-            _mm_sub_ps(dbz, _mm_mul_ps(nz, sb)),
-            dbw,
-        ]);
-        for j in 0..4 {
-            _mm_storeu_ps(p.delta.add(ia[j]) as *mut f32, out_a[j]);
-            _mm_storeu_ps(p.delta.add(ib[j]) as *mut f32, out_b[j]);
-        }
-    }
+    unsafe { project_lanes::<Sse, FIRST>(batch, i, p, k) }
 }
 
-/// Eight rows (x, y, z, w) → columns, each `[row0..3 | row4..7]`.
-#[inline(always)]
-unsafe fn transpose8(r: [__m128; 8]) -> [__m256; 4] {
-    unsafe {
-        let pair = |lo: __m128, hi: __m128| _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-        let (r0, r1, r2, r3) = (
-            pair(r[0], r[4]),
-            pair(r[1], r[5]),
-            pair(r[2], r[6]),
-            pair(r[3], r[7]),
-        );
-        let t0 = _mm256_unpacklo_ps(r0, r1);
-        let t1 = _mm256_unpacklo_ps(r2, r3);
-        let t2 = _mm256_unpackhi_ps(r0, r1);
-        let t3 = _mm256_unpackhi_ps(r2, r3);
-        [
-            _mm256_shuffle_ps(t0, t1, 0x44),
-            _mm256_shuffle_ps(t0, t1, 0xEE),
-            _mm256_shuffle_ps(t2, t3, 0x44),
-            _mm256_shuffle_ps(t2, t3, 0xEE),
-        ]
-    }
-}
-
-/// Columns x, y, z, w of eight particles → their rows.
-#[inline(always)]
-unsafe fn untranspose8(c: [__m256; 4]) -> [__m128; 8] {
-    unsafe {
-        let t0 = _mm256_unpacklo_ps(c[0], c[1]);
-        let t1 = _mm256_unpacklo_ps(c[2], c[3]);
-        let t2 = _mm256_unpackhi_ps(c[0], c[1]);
-        let t3 = _mm256_unpackhi_ps(c[2], c[3]);
-        let rows = [
-            _mm256_shuffle_ps(t0, t1, 0x44),
-            _mm256_shuffle_ps(t0, t1, 0xEE),
-            _mm256_shuffle_ps(t2, t3, 0x44),
-            _mm256_shuffle_ps(t2, t3, 0xEE),
-        ];
-        let lo = |v: __m256| _mm256_castps256_ps128(v);
-        let hi = |v: __m256| _mm256_extractf128_ps(v, 1);
-        [
-            lo(rows[0]),
-            lo(rows[1]),
-            lo(rows[2]),
-            lo(rows[3]),
-            hi(rows[0]),
-            hi(rows[1]),
-            hi(rows[2]),
-            hi(rows[3]),
-        ]
-    }
-}
-
-/// Constraints `i .. i + 8` of `batch` with AVX: [`project4`] eight lanes wide.
+/// Constraints `i .. i + 8` with AVX.
 ///
 /// # Safety
-/// As for [`project4`], and the CPU supports AVX.
+/// As for [`project4`], with `i + 8`, and the CPU supports AVX.
 #[target_feature(enable = "avx")]
 pub(crate) unsafe fn project8<const FIRST: bool>(batch: &RawBatch, i: usize, p: RawState, k: f32) {
-    unsafe {
-        let c = batch.columns();
-        let ia: [usize; 8] = std::array::from_fn(|j| *c.a.add(i + j) as usize);
-        let ib: [usize; 8] = std::array::from_fn(|j| *c.b.add(i + j) as usize);
-        let load = |base: *const glam::Vec4, idx: [usize; 8]| {
-            transpose8(idx.map(|j| _mm_loadu_ps(base.add(j) as *const f32)))
-        };
-        let [pax, pay, paz, wa] = load(p.prev, ia);
-        let [pbx, pby, pbz, wb] = load(p.prev, ib);
-        let [dax, day, daz, daw] = load(p.delta, ia);
-        let [dbx, dby, dbz, dbw] = load(p.delta, ib);
-
-        let (mx, my, mz) = (
-            _mm256_sub_ps(dax, dbx),
-            _mm256_sub_ps(day, dby),
-            _mm256_sub_ps(daz, dbz),
-        );
-        let dx = _mm256_add_ps(_mm256_sub_ps(pax, pbx), mx);
-        let dy = _mm256_add_ps(_mm256_sub_ps(pay, pby), my);
-        let dz = _mm256_add_ps(_mm256_sub_ps(paz, pbz), mz);
-        let len2 = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
-            _mm256_mul_ps(dz, dz),
-        );
-        let ok = _mm256_cmp_ps(len2, _mm256_set1_ps(1e-18), _CMP_GT_OQ);
-        let inv_len = _mm256_and_ps(ok, _mm256_div_ps(_mm256_set1_ps(1.0), _mm256_sqrt_ps(len2)));
-        let (nx, ny, nz) = (
-            _mm256_mul_ps(dx, inv_len),
-            _mm256_mul_ps(dy, inv_len),
-            _mm256_mul_ps(dz, inv_len),
-        );
-        let cval = _mm256_sub_ps(_mm256_mul_ps(len2, inv_len), _mm256_loadu_ps(c.rest.add(i)));
-        let lambda = if FIRST {
-            _mm256_setzero_ps()
-        } else {
-            _mm256_loadu_ps(c.lambda.add(i))
-        };
-        let n_moved = _mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(nx, mx), _mm256_mul_ps(ny, my)),
-            _mm256_mul_ps(nz, mz),
-        );
-        let num = _mm256_sub_ps(
-            _mm256_sub_ps(
-                _mm256_mul_ps(_mm256_set1_ps(-k), cval),
-                _mm256_mul_ps(_mm256_loadu_ps(c.alpha_t.add(i)), lambda),
-            ),
-            _mm256_mul_ps(_mm256_loadu_ps(c.gamma.add(i)), n_moved),
-        );
-        let dl = _mm256_and_ps(ok, _mm256_mul_ps(num, _mm256_loadu_ps(c.inv_denom.add(i))));
-        _mm256_storeu_ps(c.lambda.add(i), _mm256_add_ps(lambda, dl));
-
-        let (sa, sb) = (_mm256_mul_ps(wa, dl), _mm256_mul_ps(wb, dl));
-        let out_a = untranspose8([
-            _mm256_add_ps(dax, _mm256_mul_ps(nx, sa)),
-            _mm256_add_ps(day, _mm256_mul_ps(ny, sa)),
-            _mm256_add_ps(daz, _mm256_mul_ps(nz, sa)),
-            daw,
-        ]);
-        let out_b = untranspose8([
-            _mm256_sub_ps(dbx, _mm256_mul_ps(nx, sb)),
-            _mm256_sub_ps(dby, _mm256_mul_ps(ny, sb)),
-            _mm256_sub_ps(dbz, _mm256_mul_ps(nz, sb)),
-            dbw,
-        ]);
-        for j in 0..8 {
-            _mm_storeu_ps(p.delta.add(ia[j]) as *mut f32, out_a[j]);
-            _mm_storeu_ps(p.delta.add(ib[j]) as *mut f32, out_b[j]);
-        }
-    }
+    unsafe { project_lanes::<Avx, FIRST>(batch, i, p, k) }
 }
