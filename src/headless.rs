@@ -87,11 +87,8 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
     let s = &world.settings;
     println!("scene: {} ({})", path.display(), scene.name);
     println!(
-        "particles: {}  constraints: {}  colours: {}  threads: {}  method: {:?}  substeps: {}  iterations: {}  dt: {} s",
-        world.particles.len(),
-        world.constraints.len(),
-        world.constraints.colour_count(),
-        world.threads(),
+        "{}  method: {:?}  substeps: {}  iterations: {}  dt: {} s",
+        sizes(&world),
         s.method,
         s.substeps,
         s.iterations,
@@ -118,6 +115,17 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         world.potential_energy()
     );
     Ok(())
+}
+
+/// "particles: …  constraints: …  colours: …  threads: …" of a summary line.
+fn sizes(world: &World) -> String {
+    format!(
+        "particles: {}  constraints: {}  colours: {}  threads: {}",
+        world.particles.len(),
+        world.constraints.len(),
+        world.constraints.colour_count(),
+        world.threads()
+    )
 }
 
 /// CSV `frame,body,particle,x,y,z` (DESIGN §4).
@@ -225,11 +233,8 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
     let median = times[times.len() / 2];
     let per_frame = world.projections_per_frame() as f64;
     println!(
-        "cloth {n}×{n}: particles: {}  constraints: {}  colours: {}  threads: {}  substeps: {}  iterations: 1  frames: {}",
-        world.particles.len(),
-        world.constraints.len(),
-        world.constraints.colour_count(),
-        world.threads(),
+        "cloth {n}×{n}: {}  substeps: {}  iterations: 1  frames: {}",
+        sizes(&world),
         opts.substeps,
         opts.frames,
         n = opts.size,
