@@ -213,6 +213,7 @@ impl App {
         ui.add(
             slider(&mut s.air_drag, 0.0..=20.0)
                 .logarithmic(true)
+                .max_decimals(2)
                 .text("air drag 1/s"),
         )
         .on_hover_text("velocity relaxes toward the wind at this rate");
