@@ -253,6 +253,8 @@ fn save_then_load_gives_the_same_world() {
         world.set_pinned(body.first + body.count / 2, true);
         world.set_pinned(body.first, false);
         world.settings.substeps = 13;
+        let colliding = !world.self_collision(0);
+        let switched = world.set_self_collision(0, colliding);
         scene.capture(&world);
         let out = dir.join(path.file_name().unwrap());
         scene::save(&out, &scene).unwrap();
@@ -268,6 +270,8 @@ fn save_then_load_gives_the_same_world() {
         );
         assert_eq!(rebuilt.settings, world.settings);
         assert_eq!(rebuilt.constraints.len(), world.constraints.len());
+        // Ropes and cloths can switch self-collision at run time; meshes cannot.
+        assert_eq!(rebuilt.self_collision(0), switched, "{}", path.display());
         assert!(
             !out.with_extension("ron.tmp").exists(),
             "temp file left behind"

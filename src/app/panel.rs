@@ -248,6 +248,7 @@ impl App {
     fn bodies_section(&mut self, ui: &mut egui::Ui) {
         ui.label(RichText::new("Bodies").strong());
         let mut edits: Vec<(usize, LinkKind, f32)> = Vec::new();
+        let mut toggles: Vec<(usize, bool)> = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let kinds: &[(LinkKind, &str)] = match def {
                 BodyDef::Rope(_) => &[(LinkKind::Stretch, "links"), (LinkKind::Bend, "bending")],
@@ -273,7 +274,20 @@ impl App {
                             edits.push((b, kind, v));
                         }
                     }
+                    if !matches!(def, BodyDef::Mesh(_)) {
+                        let mut on = self.world.self_collision(b);
+                        if ui
+                            .checkbox(&mut on, "self-collision")
+                            .on_hover_text("particles of this body push each other apart instead of passing through")
+                            .changed()
+                        {
+                            toggles.push((b, on));
+                        }
+                    }
                 });
+        }
+        for (b, on) in toggles {
+            self.world.set_self_collision(b, on);
         }
         for (b, kind, v) in edits {
             self.world.constraints.set_compliance(b, kind, v);

@@ -164,23 +164,25 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
     Shape::Rope
 }
 
-/// Turns on self-collision for a body just built: the rest shape of a
-/// rope is the rope laid straight (particles apart by their distance along
-/// it), of a cloth its flat grid.
+/// Gives a rope or cloth just built its rest shape — the rope laid
+/// straight (particles apart by their distance along it), the cloth's flat
+/// grid — and switches its self-collision on when the scene asks.
 fn self_collision(world: &mut World, body: usize, def: &BodyDef) {
     let b = &world.bodies[body];
-    let rest: Vec<Vec3> = match def {
-        BodyDef::Rope(r) if r.self_collision => {
-            let link = r
-                .length
-                .unwrap_or(Vec3::from(r.start).distance(r.end.into()))
-                / r.segments as f32;
-            (0..b.count).map(|i| Vec3::X * (i as f32 * link)).collect()
+    let (rest, on): (Vec<Vec3>, bool) = match def {
+        BodyDef::Rope(r) => {
+            let chord = Vec3::from(r.start).distance(r.end.into());
+            let link = r.length.unwrap_or(chord) / r.segments as f32;
+            let rest = (0..b.count).map(|i| Vec3::X * (i as f32 * link)).collect();
+            (rest, r.self_collision)
         }
-        BodyDef::Cloth(c) if c.self_collision => world.particles.pos[b.range()].to_vec(),
-        _ => return,
+        BodyDef::Cloth(c) => (world.particles.pos[b.range()].to_vec(), c.self_collision),
+        BodyDef::Mesh(_) => return,
     };
-    world.enable_self_collision(body, &rest);
+    world.set_rest_shape(body, rest);
+    if on {
+        world.set_self_collision(body, true);
+    }
 }
 
 fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {

@@ -70,18 +70,21 @@ impl Scene {
         build::build(self)
     }
 
-    /// Copies what can change at run time — solver settings and pins —
+    /// Copies what can change at run time — solver settings, pins and
+    /// self-collision switches —
     /// from `world` (built from this scene) into the scene, so saving keeps
     /// a user's edits.
     pub fn capture(&mut self, world: &World) {
         self.solver = SolverDef::from(&world.settings);
-        for (def, body) in self.bodies.iter_mut().zip(&world.bodies) {
+        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
             let pinned = body.range().filter(|&i| world.particles.is_pinned(i));
             match (def, &body.shape) {
                 (BodyDef::Rope(r), _) => {
                     r.pins = pinned.map(|i| (i - body.first) as i64).collect();
+                    r.self_collision = world.self_collision(b);
                 }
                 (BodyDef::Cloth(c), Shape::Cloth { columns, .. }) => {
+                    c.self_collision = world.self_collision(b);
                     c.pins = pinned
                         .map(|i| i - body.first)
                         .map(|i| ((i / columns) as i64, (i % columns) as i64))

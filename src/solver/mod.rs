@@ -268,15 +268,25 @@ impl World {
         self.constraints.invalidate();
     }
 
-    /// Makes the particles of body `body` collide with each other.
-    /// `rest` holds their positions in the body's rest shape: particles
-    /// that close at rest (neighbours) never push each other.
-    pub fn enable_self_collision(&mut self, body: usize, rest: &[Vec3]) {
-        let first = self.bodies[body].first;
-        debug_assert_eq!(rest.len(), self.bodies[body].count);
-        let n = self.particles.len();
+    /// Gives body `body` a rest shape — its particles' positions when
+    /// undeformed — so it can self-collide: particles that close at rest
+    /// (neighbours) never push each other.
+    pub fn set_rest_shape(&mut self, body: usize, rest: Vec<Vec3>) {
+        let b = &self.bodies[body];
+        debug_assert_eq!(rest.len(), b.count);
+        self.self_collision.set_rest_shape(body, b.first, rest);
+    }
+
+    /// Switches collisions between the particles of body `body` on or off.
+    /// Returns whether they are on (never without a rest shape).
+    pub fn set_self_collision(&mut self, body: usize, on: bool) -> bool {
         self.self_collision
-            .add_body(body, first, rest, &self.particles.radius, n);
+            .set_enabled(body, on, &self.particles.radius)
+    }
+
+    /// Whether the particles of body `body` collide with each other.
+    pub fn self_collision(&self, body: usize) -> bool {
+        self.self_collision.enabled(body)
     }
 
     /// Sets the number of solver threads (1 = sequential). Results do not

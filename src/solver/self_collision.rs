@@ -16,9 +16,19 @@
 
 use glam::Vec3;
 
+/// A body's particles in its rest shape.
+#[derive(Clone, Debug)]
+struct RestShape {
+    first: usize,
+    rest: Vec<Vec3>,
+    enabled: bool,
+}
+
 /// The self-colliding particles of a world and the hash's storage.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SelfCollision {
+    /// Per body: its rest shape, when it can self-collide.
+    shapes: Vec<Option<RestShape>>,
     /// World index of each colliding particle ("entry").
     pub particle: Vec<u32>,
     /// Body of each entry: only entries of one body collide.
@@ -40,24 +50,51 @@ pub(crate) struct SelfCollision {
 }
 
 impl SelfCollision {
-    /// Adds the particles `first..first + rest.len()` of `body`, whose
-    /// positions in the body's rest shape are `rest`.
-    pub fn add_body(
-        &mut self,
-        body: usize,
-        first: usize,
-        rest: &[Vec3],
-        radius: &[f32],
-        particles: usize,
-    ) {
-        self.entry_of.resize(particles, u32::MAX);
-        for (k, &r) in rest.iter().enumerate() {
-            let p = first + k;
-            self.entry_of[p] = self.particle.len() as u32;
-            self.particle.push(p as u32);
-            self.body.push(body as u32);
-            self.rest.push(r);
-            self.cell = self.cell.max(2.0 * radius[p]);
+    /// Records the rest shape of the particles `first..first + rest.len()`
+    /// of `body`, so its self-collision can be switched on.
+    pub fn set_rest_shape(&mut self, body: usize, first: usize, rest: Vec<Vec3>) {
+        if self.shapes.len() <= body {
+            self.shapes.resize_with(body + 1, || None);
+        }
+        self.shapes[body] = Some(RestShape {
+            first,
+            rest,
+            enabled: false,
+        });
+    }
+
+    /// Whether `body` self-collides.
+    pub fn enabled(&self, body: usize) -> bool {
+        self.shapes
+            .get(body)
+            .is_some_and(|s| s.as_ref().is_some_and(|s| s.enabled))
+    }
+
+    /// Switches self-collision of `body` on or off (it needs a rest shape);
+    /// rebuilds the entries and the hash storage. Returns whether it is on.
+    pub fn set_enabled(&mut self, body: usize, on: bool, radius: &[f32]) -> bool {
+        let Some(Some(shape)) = self.shapes.get_mut(body) else {
+            return false;
+        };
+        shape.enabled = on;
+        self.particle.clear();
+        self.body.clear();
+        self.rest.clear();
+        self.entry_of.clear();
+        self.entry_of.resize(radius.len(), u32::MAX);
+        self.cell = 0.0;
+        for (b, shape) in self.shapes.iter().enumerate() {
+            let Some(shape) = shape.as_ref().filter(|s| s.enabled) else {
+                continue;
+            };
+            for (k, &r) in shape.rest.iter().enumerate() {
+                let p = shape.first + k;
+                self.entry_of[p] = self.particle.len() as u32;
+                self.particle.push(p as u32);
+                self.body.push(b as u32);
+                self.rest.push(r);
+                self.cell = self.cell.max(2.0 * radius[p]);
+            }
         }
         let n = self.particle.len();
         let table = (2 * n).next_power_of_two();
@@ -65,6 +102,7 @@ impl SelfCollision {
         self.sorted = vec![0; n];
         self.pos = vec![Vec3::ZERO; n];
         self.correction = vec![Vec3::ZERO; n];
+        on
     }
 
     /// Sizes the particle → entry map for `particles` world particles
