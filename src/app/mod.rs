@@ -67,7 +67,9 @@ async fn main_loop(options: Options) {
             && wall >= *after
             && !app.screenshot_taken
         {
-            get_screen_data().export_png(&path.to_string_lossy());
+            if let Err(e) = save_screenshot(path) {
+                eprintln!("error: {}: cannot save the screenshot: {e}", path.display());
+            }
             app.screenshot_taken = true;
         }
         if let Some(path) = &options.dump_state
@@ -401,6 +403,18 @@ impl App {
             let _ = std::fs::rename(&tmp, path);
         }
     }
+}
+
+/// Saves the window as a PNG (macroquad's own `export_png` panics on errors).
+fn save_screenshot(path: &Path) -> Result<(), image::ImageError> {
+    let shot = get_screen_data();
+    let (w, h) = (shot.width as usize, shot.height as usize);
+    // The framebuffer is stored bottom row first.
+    let rows: Vec<u8> = (0..h)
+        .rev()
+        .flat_map(|y| shot.bytes[y * w * 4..(y + 1) * w * 4].iter().copied())
+        .collect();
+    image::save_buffer(path, &rows, w as u32, h as u32, image::ColorType::Rgba8)
 }
 
 /// The world of `scene`, solved on every core.
