@@ -44,6 +44,9 @@ impl From<&Settings> for SolverDef {
     }
 }
 
+/// Indices were checked by `validate` before any scene reaches the builder.
+const VALIDATED: &str = "index checked by scene validation";
+
 /// Builds the world of a scene that passed validation.
 pub(crate) fn build(scene: &Scene) -> World {
     let mut world = World::new(Settings::from(&scene.solver));
@@ -66,7 +69,7 @@ pub(crate) fn build(scene: &Scene) -> World {
     world.colliders = scene.colliders.iter().map(collider).collect();
     for d in &scene.drivers {
         let body = &world.bodies[d.body];
-        let particle = body.first + resolve_index(d.particle, body.count as u64).unwrap();
+        let particle = body.first + resolve_index(d.particle, body.count as u64).expect(VALIDATED);
         let Motion::Sine {
             axis,
             amplitude,
@@ -159,7 +162,10 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
         }
     }
     for &p in &r.pins {
-        world.set_pinned(first + resolve_index(p, n as u64 + 1).unwrap(), true);
+        world.set_pinned(
+            first + resolve_index(p, n as u64 + 1).expect(VALIDATED),
+            true,
+        );
     }
     Shape::Rope
 }
@@ -229,8 +235,8 @@ fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {
         }
     }
     for &(row, col) in &cl.pins {
-        let row = resolve_index(row, rows as u64).unwrap();
-        let col = resolve_index(col, cols as u64).unwrap();
+        let row = resolve_index(row, rows as u64).expect(VALIDATED);
+        let col = resolve_index(col, cols as u64).expect(VALIDATED);
         world.set_pinned(id(row, col), true);
     }
     Shape::Cloth {
@@ -249,8 +255,8 @@ fn mesh(world: &mut World, body: usize, m: &MeshDef) -> Shape {
         }
     }
     for l in &m.links {
-        let a = first + resolve_index(l.a, n).unwrap();
-        let b = first + resolve_index(l.b, n).unwrap();
+        let a = first + resolve_index(l.a, n).expect(VALIDATED);
+        let b = first + resolve_index(l.b, n).expect(VALIDATED);
         let p = &world.particles.pos;
         let rest = l.rest.unwrap_or(p[a].distance(p[b]));
         let t = tag(body, LinkKind::Stretch);

@@ -66,8 +66,18 @@ pub fn load(path: &Path) -> Result<Scene, SceneErrors> {
 
 impl Scene {
     /// The solver world this scene describes.
+    ///
+    /// # Panics
+    /// If the scene has an index out of range: scenes from [`parse`] and
+    /// [`load`] never do; check a scene assembled in code with
+    /// [`Scene::validate`] first.
     pub fn build(&self) -> World {
         build::build(self)
+    }
+
+    /// Every problem of this scene as (field, message); empty when valid.
+    pub fn validate(&self) -> Vec<(String, String)> {
+        validate::validate(self)
     }
 
     /// Copies what can change at run time — solver settings, pins and
