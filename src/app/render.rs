@@ -157,10 +157,7 @@ impl Renderer {
         for l in world.constraints.iter() {
             let v = match mode {
                 ColourMode::Plain => 0.0,
-                ColourMode::Strain if l.rest > 0.0 => {
-                    (pos[l.a].distance(pos[l.b]) - l.rest) / l.rest
-                }
-                ColourMode::Strain => 0.0,
+                ColourMode::Strain => l.strain(pos),
                 ColourMode::Tension => world.tension(l.lambda),
             };
             self.value[l.a] = self.value[l.a].max(v);

@@ -289,6 +289,17 @@ pub struct LinkView {
     pub colour: usize,
 }
 
+impl LinkView {
+    /// Strain (|x_a − x_b| − L)/L at positions `pos` (dimensionless); 0 for L = 0.
+    pub fn strain(&self, pos: &[Vec3]) -> f32 {
+        if self.rest > 0.0 {
+            (pos[self.a].distance(pos[self.b]) - self.rest) / self.rest
+        } else {
+            0.0
+        }
+    }
+}
+
 impl DistanceConstraints {
     /// Number of constraints.
     pub fn len(&self) -> usize {

@@ -386,8 +386,7 @@ impl World {
         let pos = &self.particles.pos;
         self.constraints
             .iter()
-            .filter(|l| l.rest > 0.0)
-            .map(|l| (pos[l.a].distance(pos[l.b]) - l.rest) / l.rest)
+            .map(|l| l.strain(pos))
             .fold(0.0, f32::max)
     }
 
