@@ -5,6 +5,7 @@
 //! `check` and `bench` commands) and `app` (the window).
 #![warn(missing_docs)]
 
+pub mod analytic;
 pub mod app;
 pub mod headless;
 pub mod scene;

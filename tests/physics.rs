@@ -3,6 +3,7 @@
 
 mod common;
 
+use catenary::analytic::Catenary;
 use catenary::solver::{Method, World};
 use common::*;
 
@@ -117,20 +118,6 @@ fn spring_period_is_two_pi_sqrt_alpha_m_with_substeps_or_iterations() {
     }
 }
 
-/// a with 2a·sinh(D/2a) = L, by bisection.
-fn catenary_parameter(span: f64, length: f64) -> f64 {
-    let (mut lo, mut hi) = (1e-3, 1e3);
-    for _ in 0..200 {
-        let a = 0.5 * (lo + hi);
-        if 2.0 * a * (span / (2.0 * a)).sinh() > length {
-            lo = a;
-        } else {
-            hi = a;
-        }
-    }
-    0.5 * (lo + hi)
-}
-
 #[test]
 fn slack_chain_settles_onto_the_catenary() {
     let mut w = world(
@@ -141,13 +128,12 @@ fn slack_chain_settles_onto_the_catenary() {
     for _ in 0..900 {
         w.step();
     }
-    let a = catenary_parameter(2.0, 3.0);
-    let c = 2.0 - a * (1.0 / a).cosh();
-    let worst = w
-        .particles
-        .pos
+    let p = &w.particles.pos;
+    let curve = Catenary::through(p[0], p[p.len() - 1], 3.0).unwrap();
+    let a = curve.a;
+    let worst = p
         .iter()
-        .map(|p| (p.y as f64 - (a * (p.x as f64 / a).cosh() + c)).abs())
+        .map(|q| (q.y as f64 - curve.height((q.x + 1.0) as f64)).abs())
         .fold(0.0, f64::max);
     println!("a = {a:.4} m, worst vertical gap {:.2} mm", worst * 1e3);
     // 1 cm: the discrete chain of 60 lumped masses differs from the

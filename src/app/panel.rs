@@ -312,6 +312,10 @@ impl App {
                 .on_hover_text("dots on rope and mesh particles");
             ui.checkbox(&mut d.colliders, "colliders");
         });
+        ui.checkbox(&mut d.analytic, "analytic catenary").on_hover_text(
+            "cyan ghost: the inextensible chain through the pinned ends, y = a·cosh((x − x₀)/a) + c \
+             (ropes pinned at exactly their two ends, vertical gravity)",
+        );
     }
 
     fn stats_section(&mut self, ui: &mut egui::Ui) {

@@ -6,7 +6,8 @@ use macroquad::models::{Mesh, Vertex, draw_mesh};
 use macroquad::prelude::*;
 
 use super::camera::OrbitCamera;
-use crate::solver::{Collider, LinkKind, Shape, World};
+use crate::analytic::Catenary;
+use crate::solver::{Body, Collider, LinkKind, Shape, World};
 
 /// What the colour of a particle shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +31,8 @@ pub struct Display {
     pub particles: bool,
     /// Spheres, boxes and ground drawn.
     pub colliders: bool,
+    /// The analytic catenary drawn over ropes pinned at both ends.
+    pub analytic: bool,
 }
 
 impl Default for Display {
@@ -39,6 +42,7 @@ impl Default for Display {
             wireframe: false,
             particles: true,
             colliders: true,
+            analytic: true,
         }
     }
 }
@@ -118,6 +122,9 @@ impl Renderer {
                     }
                 }
                 Shape::Rope | Shape::Mesh => self.links(world, b, eye, 1.0, Some(display.colour)),
+            }
+            if display.analytic && body.shape == Shape::Rope {
+                draw_catenary(world, b, body, eye);
             }
             // Dots: every rope/mesh particle when asked; pinned, driven and highlighted always.
             let all = display.particles && !matches!(body.shape, Shape::Cloth { .. });
@@ -359,6 +366,45 @@ fn flush(mesh: &mut Mesh) {
     }
     mesh.vertices.clear();
     mesh.indices.clear();
+}
+
+/// The inextensible catenary through the ends of rope `b`, when exactly
+/// its two ends are pinned (not driven) under vertical gravity: what the
+/// rope should settle into. Drawn as a thin cyan ghost.
+fn draw_catenary(world: &World, b: usize, body: &Body, eye: Vec3) {
+    let p = &world.particles;
+    let (first, last) = (body.first, body.first + body.count - 1);
+    let g = world.settings.gravity;
+    let ends_only = body
+        .range()
+        .all(|i| p.is_pinned(i) == (i == first || i == last));
+    if !ends_only
+        || p.is_driven(first)
+        || p.is_driven(last)
+        || g.x != 0.0
+        || g.z != 0.0
+        || g.y >= 0.0
+    {
+        return;
+    }
+    let length: f32 = world
+        .constraints
+        .iter()
+        .filter(|l| l.tag.body as usize == b && l.tag.kind == LinkKind::Stretch)
+        .map(|l| l.rest)
+        .sum();
+    let Some(curve) = Catenary::through(p.pos[first], p.pos[last], length) else {
+        return;
+    };
+    let ghost = Color::new(0.3, 0.9, 1.0, 0.9);
+    // Lifted toward the eye by two rope radii so it shows on top of a rope
+    // lying exactly on it.
+    let lift = |x: Vec3| x + (eye - x).normalize_or_zero() * 2.0 * p.radius[first];
+    let steps = 64;
+    for k in 0..steps {
+        let (t0, t1) = (k as f32 / steps as f32, (k + 1) as f32 / steps as f32);
+        draw_line_3d(lift(curve.point(t0)), lift(curve.point(t1)), ghost);
+    }
 }
 
 fn draw_colliders(colliders: &[Collider]) {

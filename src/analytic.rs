@@ -1,0 +1,115 @@
+//! Closed-form answers the simulation is compared with: in tests, and
+//! drawn as ghosts over the running scene.
+
+use glam::{Vec2, Vec3};
+
+/// A hanging chain: y = a·cosh((x − x₀)/a) + c in the vertical plane
+/// through its two ends, x measured horizontally from the first end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Catenary {
+    /// First end (m).
+    pub start: Vec3,
+    /// Unit horizontal direction from the first end toward the second.
+    pub along: Vec3,
+    /// Horizontal span D between the ends (m).
+    pub span: f32,
+    /// Catenary parameter a = H/(μg) (m): the radius of curvature at the lowest point.
+    pub a: f64,
+    /// Horizontal offset x₀ of the lowest point from the first end (m).
+    pub x0: f64,
+    /// Vertical offset c (m).
+    pub c: f64,
+}
+
+impl Catenary {
+    /// The inextensible chain of `length` hanging between `p` and `q` under
+    /// gravity along −y; None when the ends are (nearly) vertically above
+    /// each other or the chain cannot reach (length ≤ the chord).
+    ///
+    /// a solves √(L² − v²) = 2a·sinh(D/2a) (v the height difference, D the
+    /// span); then x₀ = D/2 − a·artanh(v/L) and c = y_p − a·cosh(x₀/a).
+    pub fn through(p: Vec3, q: Vec3, length: f32) -> Option<Self> {
+        let flat = Vec2::new(q.x - p.x, q.z - p.z);
+        let span = flat.length();
+        let (d, v, l) = (span as f64, (q.y - p.y) as f64, length as f64);
+        if d < 1e-6 || l * l <= d * d + v * v + 1e-12 {
+            return None;
+        }
+        let target = (l * l - v * v).sqrt();
+        // 2a·sinh(D/2a) falls from ∞ to D as a grows: bisect on ln a.
+        let (mut lo, mut hi) = ((d * 1e-6).ln(), (d * 1e6).ln());
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            let a = mid.exp();
+            if 2.0 * a * (d / (2.0 * a)).sinh() > target {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let a = (0.5 * (lo + hi)).exp();
+        let x0 = d / 2.0 - a * (v / l).atanh();
+        let c = p.y as f64 - a * (x0 / a).cosh();
+        Some(Self {
+            start: p,
+            along: Vec3::new(flat.x, 0.0, flat.y) / span,
+            span,
+            a,
+            x0,
+            c,
+        })
+    }
+
+    /// Height (m) at horizontal distance `x` (m) from the first end.
+    pub fn height(&self, x: f64) -> f64 {
+        self.a * ((x - self.x0) / self.a).cosh() + self.c
+    }
+
+    /// The point at fraction `t` ∈ [0, 1] of the span.
+    pub fn point(&self, t: f32) -> Vec3 {
+        let x = t * self.span;
+        let base = self.start + self.along * x;
+        Vec3::new(base.x, self.height(x as f64) as f32, base.z)
+    }
+
+    /// Arc length (m) between horizontal distances `x1` and `x2`.
+    pub fn arc_length(&self, x1: f64, x2: f64) -> f64 {
+        self.a * (((x2 - self.x0) / self.a).sinh() - ((x1 - self.x0) / self.a).sinh())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_curve_passes_through_both_ends_with_the_given_length() {
+        for (p, q, l) in [
+            (Vec3::new(-1.0, 2.0, 0.0), Vec3::new(1.0, 2.0, 0.0), 3.0),
+            (Vec3::new(0.0, 1.0, 0.0), Vec3::new(1.5, 2.2, 0.5), 2.5),
+            (Vec3::new(0.0, 0.0, 0.0), Vec3::new(10.0, -3.0, 0.0), 10.6),
+        ] {
+            let c = Catenary::through(p, q, l).unwrap();
+            assert!(c.point(0.0).distance(p) < 1e-4, "{:?}", c.point(0.0));
+            assert!(c.point(1.0).distance(q) < 1e-4, "{:?} vs {q}", c.point(1.0));
+            assert!((c.arc_length(0.0, c.span as f64) - l as f64).abs() < 1e-6);
+        }
+        assert!(
+            Catenary::through(Vec3::ZERO, Vec3::X, 0.9).is_none(),
+            "too short"
+        );
+        assert!(
+            Catenary::through(Vec3::ZERO, Vec3::Y, 2.0).is_none(),
+            "vertical"
+        );
+    }
+
+    #[test]
+    fn a_symmetric_chain_matches_the_textbook_parameter() {
+        // 2a·sinh(1/a) = 3 for a 3 m chain over 2 m: a ≈ 0.6165 m.
+        let c =
+            Catenary::through(Vec3::new(-1.0, 2.0, 0.0), Vec3::new(1.0, 2.0, 0.0), 3.0).unwrap();
+        assert!((c.a - 0.6165).abs() < 1e-3, "{}", c.a);
+        assert!((c.x0 - 1.0).abs() < 1e-9, "lowest point in the middle");
+    }
+}
