@@ -78,7 +78,7 @@ async fn main_loop(options: Options) {
             last_dump = wall;
             app.dump_state(path);
         }
-        if options.exit_after.is_some_and(|t| wall >= t) || app.quit {
+        if options.exit_after.is_some_and(|t| wall >= t) {
             break;
         }
         next_frame().await;
@@ -134,12 +134,11 @@ pub struct App {
     stats: WorldStats,
     stale_stats: bool,
     history: plots::History,
-    /// egui wanted the pointer / keyboard in the last frame.
+    /// egui wants the pointer / keyboard this frame (the world must not react).
     ui_has_pointer: bool,
     ui_has_keyboard: bool,
     panel: panel::PanelState,
     screenshot_taken: bool,
-    quit: bool,
 }
 
 impl App {
@@ -170,7 +169,6 @@ impl App {
             ui_has_keyboard: false,
             panel: panel::PanelState::new(options.scene.as_deref()),
             screenshot_taken: false,
-            quit: false,
         };
         if let Some(path) = &options.scene {
             app.open(path);
