@@ -58,8 +58,8 @@ pub fn load_with(path: &Path, overrides: &Overrides) -> Result<Scene> {
 pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> {
     let scene = load_with(path, overrides)?;
     let mut world = scene.build();
-    // Results are bit-identical for any thread count; use every core.
-    world.set_threads(crate::solver::available_threads());
+    // Results are bit-identical for any thread count.
+    world.use_suitable_threads();
     let mut csv = match &opts.out {
         Some(out) => Some(CsvWriter::create(out)?),
         None => None,

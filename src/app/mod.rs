@@ -415,10 +415,10 @@ fn save_screenshot(path: &Path) -> Result<(), image::ImageError> {
     image::save_buffer(path, &rows, w as u32, h as u32, image::ColorType::Rgba8)
 }
 
-/// The world of `scene`, solved on every core.
+/// The world of `scene`, solved on as many cores as its size makes worth it.
 fn solver_world(scene: &Scene) -> World {
     let mut world = scene.build();
-    world.set_threads(crate::solver::available_threads());
+    world.use_suitable_threads();
     world
 }
 

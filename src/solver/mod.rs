@@ -46,6 +46,20 @@ pub fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// Constraints per solver thread below which another thread costs more in
+/// barriers than it saves (measured: a 32×32 cloth, 5,826 constraints, is
+/// as fast on 2 threads as on 1; 64×64, 23,938, is 1.6× faster).
+const CONSTRAINTS_PER_THREAD: usize = 8192;
+
+impl World {
+    /// As many threads as the machine has, but no more than the world's
+    /// size makes worth it (results are the same for any count).
+    pub fn use_suitable_threads(&mut self) {
+        let useful = (self.constraints.len() / CONSTRAINTS_PER_THREAD).max(1);
+        self.set_threads(useful.min(available_threads()));
+    }
+}
+
 /// Which projection the solver uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Method {
