@@ -35,6 +35,7 @@ fn stepping_allocates_nothing_after_warm_up() {
         "waves.ron",
         "rope_bridge.ron",
         "rope_pile.ron",
+        "hammock.ron",
     ] {
         for threads in [1, 2] {
             let mut w = catenary::scene::load(&dir.join(name)).unwrap().build();

@@ -49,6 +49,7 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("rope_bridge", scene_world("rope_bridge.ron")),
         ("waves", scene_world("waves.ron")),
         ("rope_pile", scene_world("rope_pile.ron")),
+        ("hammock", scene_world("hammock.ron")),
         ("star", star()),
     ];
     for (name, w) in worlds {

@@ -467,3 +467,33 @@ fn a_taut_string_resonates_at_its_fundamental_frequency() {
     assert!(at > 2.0 * low && at > 2.0 * high);
     assert!(at > 5.0 * 0.01, "the 1 cm drive builds up: {at}");
 }
+
+#[test]
+fn collisions_between_bodies_keep_a_rope_in_a_cloth_hammock() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/hammock.ron"))
+        .unwrap();
+    let lowest_rope_point = |between: bool| {
+        let mut w = world(&text.replace(
+            "body_collisions: true",
+            &format!("body_collisions: {between}"),
+        ));
+        assert_eq!(w.body_collisions(), between);
+        for _ in 0..300 {
+            w.step();
+        }
+        assert_sane(&w, 10.0);
+        let rope = w.bodies[1].range();
+        w.particles.pos[rope]
+            .iter()
+            .map(|p| p.y)
+            .fold(f32::INFINITY, f32::min)
+    };
+    let (with, without) = (lowest_rope_point(true), lowest_rope_point(false));
+    println!("lowest rope particle after 5 s: with collisions {with:.3} m, without {without:.3} m");
+    // The hammock hangs at 1.2 m and sags a few cm; the ground is at 0.
+    assert!(with > 1.0, "the rope went through the cloth: {with}");
+    assert!(
+        without < 0.1,
+        "without collisions the rope must fall through: {without}"
+    );
+}

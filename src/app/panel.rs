@@ -243,6 +243,14 @@ impl App {
                 .text("time scale"),
         )
         .on_hover_text("simulated seconds per real second (slow motion below 1)");
+        let mut between = self.world.body_collisions();
+        if ui
+            .checkbox(&mut between, "collisions between bodies")
+            .on_hover_text("particles of different ropes and cloths push each other apart")
+            .changed()
+        {
+            self.world.set_body_collisions(between);
+        }
     }
 
     fn bodies_section(&mut self, ui: &mut egui::Ui) {

@@ -40,6 +40,7 @@ impl From<&Settings> for SolverDef {
             air_drag: s.air_drag,
             wind: s.wind.into(),
             pbd_stiffness: s.pbd_stiffness,
+            body_collisions: false, // a world property, see `Scene::capture`
         }
     }
 }
@@ -66,6 +67,9 @@ pub(crate) fn build(scene: &Scene) -> World {
         self_collision(&mut world, i, body);
     }
     world.constraints.sort_colours();
+    if scene.solver.body_collisions {
+        world.set_body_collisions(true);
+    }
     world.colliders = scene.colliders.iter().map(collider).collect();
     for d in &scene.drivers {
         let body = &world.bodies[d.body];

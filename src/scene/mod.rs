@@ -86,6 +86,7 @@ impl Scene {
     /// a user's edits.
     pub fn capture(&mut self, world: &World) {
         self.solver = SolverDef::from(&world.settings);
+        self.solver.body_collisions = world.body_collisions();
         for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
             let pinned = body.range().filter(|&i| world.particles.is_pinned(i));
             match (def, &body.shape) {

@@ -68,6 +68,8 @@ pub struct SolverDef {
     pub wind: V3,
     /// PBD stiffness k ∈ (0, 1].
     pub pbd_stiffness: f32,
+    /// Particles of different ropes and cloths collide (default false).
+    pub body_collisions: bool,
 }
 
 impl Default for SolverDef {
@@ -82,6 +84,7 @@ impl Default for SolverDef {
             air_drag: 0.0,
             wind: [0.0; 3],
             pbd_stiffness: 1.0,
+            body_collisions: false,
         }
     }
 }

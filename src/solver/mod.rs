@@ -301,6 +301,17 @@ impl World {
             .set_enabled(body, on, &self.particles.radius)
     }
 
+    /// Switches collisions between particles of different ropes and cloths.
+    pub fn set_body_collisions(&mut self, on: bool) {
+        self.self_collision
+            .set_between_bodies(on, &self.particles.radius);
+    }
+
+    /// Whether particles of different ropes and cloths collide.
+    pub fn body_collisions(&self) -> bool {
+        self.self_collision.between_bodies()
+    }
+
     /// Whether the particles of body `body` collide with each other.
     pub fn self_collision(&self, body: usize) -> bool {
         self.self_collision.enabled(body)

@@ -1,10 +1,11 @@
-//! Collisions between particles of the same body (self-collision).
+//! Collisions between particles: within a body (self-collision) and, when
+//! switched on, between the ropes and cloths of a world.
 //!
-//! Two particles i, j of one self-colliding body closer than r_i + r_j
-//! are pushed apart along their connecting line, each by its share
-//! w_i/(w_i + w_j) of the overlap — unless they were that close in the
-//! body's rest shape (neighbours along the rope or in the cloth grid),
-//! which must not repel each other.
+//! Two particles i, j closer than r_i + r_j are pushed apart along their
+//! connecting line, each by its share w_i/(w_i + w_j) of the overlap —
+//! unless they belong to one body and were that close in its rest shape
+//! (neighbours along the rope or in the cloth grid), which must not repel
+//! each other.
 //!
 //! Candidates come from a spatial hash rebuilt every substep (a counting
 //! sort of the particles by hashed cell, cell size = the largest contact
@@ -29,9 +30,13 @@ struct RestShape {
 pub(crate) struct SelfCollision {
     /// Per body: its rest shape, when it can self-collide.
     shapes: Vec<Option<RestShape>>,
+    /// Particles of different bodies (with rest shapes) collide too.
+    between_bodies: bool,
+    /// Per entry: its body self-collides.
+    self_on: Vec<bool>,
     /// World index of each colliding particle ("entry").
     pub particle: Vec<u32>,
-    /// Body of each entry: only entries of one body collide.
+    /// Body of each entry.
     body: Vec<u32>,
     /// Position of each entry in its body's rest shape (m).
     rest: Vec<Vec3>,
@@ -77,14 +82,32 @@ impl SelfCollision {
             return false;
         };
         shape.enabled = on;
+        self.rebuild(radius);
+        on
+    }
+
+    /// Whether particles of different bodies collide.
+    pub fn between_bodies(&self) -> bool {
+        self.between_bodies
+    }
+
+    /// Switches collisions between particles of different bodies.
+    pub fn set_between_bodies(&mut self, on: bool, radius: &[f32]) {
+        self.between_bodies = on;
+        self.rebuild(radius);
+    }
+
+    /// Lists the colliding particles again and sizes the hash storage.
+    fn rebuild(&mut self, radius: &[f32]) {
         self.particle.clear();
         self.body.clear();
+        self.self_on.clear();
         self.rest.clear();
         self.entry_of.clear();
         self.entry_of.resize(radius.len(), u32::MAX);
         self.cell = 0.0;
         for (b, shape) in self.shapes.iter().enumerate() {
-            let Some(shape) = shape.as_ref().filter(|s| s.enabled) else {
+            let Some(shape) = shape.as_ref().filter(|s| s.enabled || self.between_bodies) else {
                 continue;
             };
             for (k, &r) in shape.rest.iter().enumerate() {
@@ -92,6 +115,7 @@ impl SelfCollision {
                 self.entry_of[p] = self.particle.len() as u32;
                 self.particle.push(p as u32);
                 self.body.push(b as u32);
+                self.self_on.push(shape.enabled);
                 self.rest.push(r);
                 self.cell = self.cell.max(2.0 * radius[p]);
             }
@@ -102,7 +126,6 @@ impl SelfCollision {
         self.sorted = vec![0; n];
         self.pos = vec![Vec3::ZERO; n];
         self.correction = vec![Vec3::ZERO; n];
-        on
     }
 
     /// Sizes the particle → entry map for `particles` world particles
@@ -171,10 +194,11 @@ impl SelfCollision {
                     {
                         let j = j as usize;
                         // Other cells may share this bucket: count each pair once.
-                        if j == k
-                            || self.body[j] != self.body[k]
-                            || self.cell_of(self.pos[j]) != cell
-                        {
+                        if j == k || self.cell_of(self.pos[j]) != cell {
+                            continue;
+                        }
+                        let same_body = self.body[j] == self.body[k];
+                        if (same_body && !self.self_on[k]) || (!same_body && !self.between_bodies) {
                             continue;
                         }
                         let pj = self.particle[j] as usize;
@@ -184,7 +208,8 @@ impl SelfCollision {
                         if dist2 >= reach * reach || dist2 < 1e-18 {
                             continue;
                         }
-                        if self.rest[k].distance_squared(self.rest[j]) <= reach * reach {
+                        if same_body && self.rest[k].distance_squared(self.rest[j]) <= reach * reach
+                        {
                             continue; // neighbours in the rest shape
                         }
                         let dist = dist2.sqrt();
