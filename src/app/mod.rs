@@ -112,7 +112,7 @@ struct WorldStats {
 /// All state of the window.
 pub struct App {
     source: Source,
-    /// The last scene that loaded, with the user's compliance edits.
+    /// The last scene that loaded, with the panel's compliance and collision edits.
     scene: Scene,
     world: World,
     camera: OrbitCamera,

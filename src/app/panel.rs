@@ -250,6 +250,7 @@ impl App {
             .changed()
         {
             self.world.set_body_collisions(between);
+            self.scene.solver.body_collisions = between; // kept by Reset
         }
     }
 
@@ -296,6 +297,11 @@ impl App {
         }
         for (b, on) in toggles {
             self.world.set_self_collision(b, on);
+            match &mut self.scene.bodies[b] {
+                BodyDef::Rope(r) => r.self_collision = on, // kept by Reset
+                BodyDef::Cloth(c) => c.self_collision = on,
+                BodyDef::Mesh(_) => {}
+            }
         }
         for (b, kind, v) in edits {
             self.world.constraints.set_compliance(b, kind, v);
