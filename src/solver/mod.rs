@@ -27,6 +27,7 @@
 
 mod collision;
 mod distance;
+mod kernel;
 mod particles;
 mod pool;
 mod self_collision;
@@ -213,7 +214,7 @@ pub struct World {
     /// Solver threads beyond the caller; None = sequential.
     pool: Option<std::sync::Arc<pool::Pool>>,
     /// Reused each step so stepping allocates nothing.
-    raw_batches: Vec<distance::RawBatch>,
+    raw_batches: Vec<kernel::RawBatch>,
     /// Particles of self-colliding bodies and their spatial hash.
     self_collision: self_collision::SelfCollision,
 }

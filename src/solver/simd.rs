@@ -14,7 +14,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use glam::Vec4;
 
-use super::distance::{RawBatch, RawState};
+use super::kernel::{RawBatch, RawState};
 
 /// A register of `N` f32 lanes.
 trait Lanes:

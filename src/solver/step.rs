@@ -12,7 +12,7 @@
 use glam::{Vec3, Vec4};
 
 use super::collision::Collider;
-use super::distance::{RawBatch, RawState};
+use super::kernel::{RawBatch, RawState};
 use super::particles::hold;
 use super::pool::Team;
 use super::self_collision::SelfCollision;
