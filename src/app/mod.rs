@@ -6,6 +6,7 @@
 
 mod camera;
 mod interact;
+mod overlay;
 mod panel;
 mod plots;
 mod reload;

@@ -1,0 +1,108 @@
+//! What egui draws over the 3D view: the scene-error banner, the colour
+//! legend and the help window.
+
+use egui_macroquad::egui::{self, Color32, RichText};
+
+use super::App;
+use super::render::{ColourMode, colormap};
+
+impl App {
+    pub(super) fn error_banner(&mut self, ctx: &egui::Context) {
+        if self.errors.is_empty() {
+            return;
+        }
+        egui::TopBottomPanel::top("errors").show(ctx, |ui| {
+            ui.label(
+                RichText::new("Scene error — still running the last good scene; fix the file and save to reload:")
+                    .color(Color32::from_rgb(255, 120, 100))
+                    .strong(),
+            );
+            for e in &self.errors {
+                ui.label(RichText::new(e).color(Color32::from_rgb(255, 170, 150)).monospace());
+            }
+        });
+    }
+
+    pub(super) fn legend(&mut self, ctx: &egui::Context) {
+        let (title, unit) = match self.display.colour {
+            ColourMode::Plain => return,
+            ColourMode::Strain => ("strain", "%"),
+            ColourMode::Tension => ("tension", "N"),
+        };
+        let max = self.renderer.scale_max * if unit == "%" { 100.0 } else { 1.0 };
+        // Bottom left of the 3D view, clear of the plots below it.
+        let ppp = ctx.pixels_per_point();
+        let view = self.camera.view;
+        egui::Area::new(egui::Id::new("legend"))
+            .pivot(egui::Align2::LEFT_BOTTOM)
+            .fixed_pos(egui::pos2(
+                view.x / ppp + 12.0,
+                (view.y + view.h) / ppp - 12.0,
+            ))
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    ui.label(format!("{title} ({unit})"));
+                    let (rect, _) =
+                        ui.allocate_exact_size(egui::vec2(200.0, 14.0), egui::Sense::hover());
+                    let steps = 40;
+                    for k in 0..steps {
+                        let c = colormap(k as f32 / (steps - 1) as f32);
+                        let x0 = rect.left() + rect.width() * k as f32 / steps as f32;
+                        let x1 = rect.left() + rect.width() * (k + 1) as f32 / steps as f32;
+                        let r = egui::Rect::from_min_max(
+                            egui::pos2(x0, rect.top()),
+                            egui::pos2(x1, rect.bottom()),
+                        );
+                        let [cr, cg, cb] = c.map(|v| (v * 255.0) as u8);
+                        ui.painter()
+                            .rect_filled(r, 0.0, Color32::from_rgb(cr, cg, cb));
+                    }
+                    ui.horizontal(|ui| {
+                        ui.label("0");
+                        ui.add_space(150.0);
+                        ui.label(format!("{max:.3}"));
+                    });
+                });
+            });
+    }
+
+    pub(super) fn help_window(&mut self, ctx: &egui::Context) {
+        egui::Window::new("Controls")
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .collapsible(false)
+            .resizable(false)
+            .open(&mut self.help)
+            .show(ctx, |ui| {
+                egui::Grid::new("help")
+                    .num_columns(2)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for (k, v) in CONTROLS {
+                            ui.label(RichText::new(*k).strong());
+                            ui.label(*v);
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+}
+
+/// Every control of the window (also in the README).
+pub const CONTROLS: &[(&str, &str)] = &[
+    (
+        "left-drag a particle",
+        "pull it (on a plane facing the camera); release to throw",
+    ),
+    ("left-drag empty space", "orbit the camera"),
+    ("middle-drag", "pan"),
+    ("scroll", "zoom"),
+    (
+        "right-click / P",
+        "pin or unpin the particle under the cursor",
+    ),
+    ("Space", "pause / run"),
+    ("S", "single step while paused"),
+    ("R", "reset to the scene (solver settings kept)"),
+    ("H / F1", "this help"),
+    ("Esc", "close this help"),
+];
