@@ -2,6 +2,8 @@
 
 mod common;
 
+use common::TempDir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -25,12 +27,6 @@ fn scenes() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("catenary-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -69,7 +65,7 @@ fn every_scene_passes_check_and_runs_without_a_display() {
 
 #[test]
 fn bad_inputs_exit_1_with_a_message_naming_the_problem() {
-    let dir = temp_dir("bad");
+    let dir = TempDir::new("bad");
     let rope = |extra: &str| {
         format!(
             "Scene(bodies: [Rope(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 10{extra})])"
@@ -182,7 +178,7 @@ fn csv(args: &[&str], out: &Path) -> String {
 
 #[test]
 fn csv_has_the_documented_frames_and_is_bit_identical_across_runs() {
-    let dir = temp_dir("csv");
+    let dir = TempDir::new("csv");
     let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tearing.ron");
     let args = [
         "run",
@@ -244,7 +240,7 @@ fn overrides_change_the_method_and_substeps() {
 
 #[test]
 fn save_then_load_gives_the_same_world() {
-    let dir = temp_dir("save");
+    let dir = TempDir::new("save");
     for path in scenes() {
         let mut scene = scene::load(&path).unwrap();
         let mut world = scene.build();

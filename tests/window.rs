@@ -4,6 +4,10 @@
 //! the tests print why and pass without checking anything; `.ci/run`
 //! installs both, so CI always runs them.
 
+mod common;
+
+use common::TempDir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
@@ -173,12 +177,6 @@ impl State {
     }
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("catenary-window-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// A rope hanging straight down at rest from a pin: it stays still until touched.
 const STILL_ROPE: &str = "Scene(name: \"still rope\", solver: (air_drag: 0.5),
     bodies: [Rope(start: (0.0, 2.0, 0.0), end: (0.0, 1.0, 0.0), segments: 10, compliance: 0.0, pins: [0])],
@@ -188,7 +186,7 @@ const STILL_ROPE: &str = "Scene(name: \"still rope\", solver: (air_drag: 0.5),
 fn the_window_opens_and_draws_a_non_blank_frame() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
-    let dir = temp_dir("blank");
+    let dir = TempDir::new("window-blank");
     let png = dir.join("shot.png");
     let app = App::start(
         &x,
@@ -239,7 +237,7 @@ fn the_window_opens_and_draws_a_non_blank_frame() {
 fn dragging_a_rope_particle_pulls_it_to_the_cursor() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
-    let dir = temp_dir("drag");
+    let dir = TempDir::new("window-drag");
     let scene = dir.join("still.ron");
     std::fs::write(&scene, STILL_ROPE).unwrap();
     let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
@@ -281,7 +279,7 @@ fn dragging_a_rope_particle_pulls_it_to_the_cursor() {
 fn right_click_pins_a_particle_which_then_stays_put() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
-    let dir = temp_dir("pin");
+    let dir = TempDir::new("window-pin");
     let scene = dir.join("horizontal.ron");
     // Horizontal rope, left end pinned; paused at once so it is still straight.
     std::fs::write(
@@ -322,7 +320,7 @@ fn right_click_pins_a_particle_which_then_stays_put() {
 fn a_broken_edit_shows_the_error_and_fixing_it_reloads() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
-    let dir = temp_dir("reload");
+    let dir = TempDir::new("window-reload");
     let scene = dir.join("edit.ron");
     std::fs::write(&scene, STILL_ROPE).unwrap();
     let mut app = App::start(&x, &dir, &[scene.to_str().unwrap()]);

@@ -55,3 +55,30 @@ pub fn mean_period(crossings: &[f64]) -> f64 {
     assert!(crossings.len() >= 3, "too few oscillations: {crossings:?}");
     (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64
 }
+
+/// A scratch folder, removed when the test passes (kept to look at when it fails).
+pub struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    /// A fresh folder under the system temp dir, unique to this process and `name`.
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("catenary-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
