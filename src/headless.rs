@@ -50,8 +50,9 @@ pub struct RunOptions {
 pub fn load_with(path: &Path, overrides: &Overrides) -> Result<Scene> {
     let mut scene = scene::load(path)?;
     overrides.apply(&mut scene);
-    // Re-validate: the overrides are user input too.
-    Ok(scene::parse(&scene.to_ron(), path)?)
+    // The overrides are user input too.
+    scene.validate(path)?;
+    Ok(scene)
 }
 
 /// `catenary run`: simulates without a window and prints a summary.

@@ -35,21 +35,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneErrors> {
             message: e.code.to_string(),
         }])
     })?;
-    let problems = validate::validate(&scene);
-    if problems.is_empty() {
-        Ok(scene)
-    } else {
-        Err(SceneErrors(
-            problems
-                .into_iter()
-                .map(|(field, message)| SceneError::Invalid {
-                    path: path.to_path_buf(),
-                    field,
-                    message,
-                })
-                .collect(),
-        ))
-    }
+    scene.validate(path)?;
+    Ok(scene)
 }
 
 /// Reads, parses and validates a scene file.
@@ -75,9 +62,23 @@ impl Scene {
         build::build(self)
     }
 
-    /// Every problem of this scene as (field, message); empty when valid.
-    pub fn validate(&self) -> Vec<(String, String)> {
-        validate::validate(self)
+    /// Checks every field's range (what [`parse`] does after reading);
+    /// `path` is only used in the messages.
+    pub fn validate(&self, path: &Path) -> Result<(), SceneErrors> {
+        let problems = validate::validate(self);
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(SceneErrors(
+            problems
+                .into_iter()
+                .map(|(field, message)| SceneError::Invalid {
+                    path: path.to_path_buf(),
+                    field,
+                    message,
+                })
+                .collect(),
+        ))
     }
 
     /// Copies what can change at run time — solver settings, pins and

@@ -119,8 +119,6 @@ pub struct LinkView {
     pub lambda: f32,
     /// Body and kind.
     pub tag: Tag,
-    /// Colour (batch index); [`MAX_COLOURS`] means the sequential overflow.
-    pub colour: usize,
 }
 
 impl LinkView {
@@ -268,7 +266,7 @@ impl DistanceConstraints {
 
     /// Every constraint, colour by colour.
     pub fn iter(&self) -> impl Iterator<Item = LinkView> + '_ {
-        self.batches.iter().enumerate().flat_map(|(colour, b)| {
+        self.batches.iter().flat_map(|b| {
             (0..b.len()).map(move |i| LinkView {
                 a: b.a[i] as usize,
                 b: b.b[i] as usize,
@@ -276,7 +274,6 @@ impl DistanceConstraints {
                 compliance: b.compliance[i],
                 lambda: b.lambda[i],
                 tag: b.tag[i],
-                colour,
             })
         })
     }

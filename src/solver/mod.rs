@@ -26,11 +26,11 @@
 //! Classic PBD uses the same loop with α̃ = γ = 0 and −C scaled by k.
 
 mod collision;
+mod contacts;
 mod distance;
 mod kernel;
 mod particles;
 mod pool;
-mod self_collision;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 mod step;
@@ -51,15 +51,6 @@ pub fn available_threads() -> usize {
 /// barriers than it saves (measured: a 32×32 cloth, 5,826 constraints, is
 /// as fast on 2 threads as on 1; 64×64, 23,938, is 1.6× faster).
 const CONSTRAINTS_PER_THREAD: usize = 8192;
-
-impl World {
-    /// As many threads as the machine has, but no more than the world's
-    /// size makes worth it (results are the same for any count).
-    pub fn use_suitable_threads(&mut self) {
-        let useful = (self.constraints.len() / CONSTRAINTS_PER_THREAD).max(1);
-        self.set_threads(useful.min(available_threads()));
-    }
-}
 
 /// Which projection the solver uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -215,8 +206,8 @@ pub struct World {
     pool: Option<std::sync::Arc<pool::Pool>>,
     /// Reused each step so stepping allocates nothing.
     raw_batches: Vec<kernel::RawBatch>,
-    /// Particles of self-colliding bodies and their spatial hash.
-    self_collision: self_collision::SelfCollision,
+    /// Particle–particle contacts (self-collision, between bodies) and their spatial hash.
+    contacts: contacts::ParticleContacts,
 }
 
 impl World {
@@ -292,36 +283,41 @@ impl World {
     pub fn set_rest_shape(&mut self, body: usize, rest: Vec<Vec3>) {
         let b = &self.bodies[body];
         debug_assert_eq!(rest.len(), b.count);
-        self.self_collision.set_rest_shape(body, b.first, rest);
+        self.contacts.set_rest_shape(body, b.first, rest);
     }
 
     /// Switches collisions between the particles of body `body` on or off.
     /// Returns whether they are on (never without a rest shape).
     pub fn set_self_collision(&mut self, body: usize, on: bool) -> bool {
-        self.self_collision
-            .set_enabled(body, on, &self.particles.radius)
+        self.contacts.set_enabled(body, on, &self.particles.radius)
     }
 
     /// Switches collisions between particles of different ropes and cloths.
     pub fn set_body_collisions(&mut self, on: bool) {
-        self.self_collision
-            .set_between_bodies(on, &self.particles.radius);
+        self.contacts.set_between_bodies(on, &self.particles.radius);
     }
 
     /// Whether particles of different ropes and cloths collide.
     pub fn body_collisions(&self) -> bool {
-        self.self_collision.between_bodies()
+        self.contacts.between_bodies()
     }
 
     /// Whether the particles of body `body` collide with each other.
     pub fn self_collision(&self, body: usize) -> bool {
-        self.self_collision.enabled(body)
+        self.contacts.enabled(body)
     }
 
     /// Sets the number of solver threads (1 = sequential). Results do not
     /// depend on it: they are bit-identical for any count.
     pub fn set_threads(&mut self, threads: usize) {
         self.pool = (threads > 1).then(|| std::sync::Arc::new(pool::Pool::new(threads)));
+    }
+
+    /// As many threads as the machine has, but no more than the world's
+    /// size makes worth it (results are the same for any count).
+    pub fn use_suitable_threads(&mut self) {
+        let useful = (self.constraints.len() / CONSTRAINTS_PER_THREAD).max(1);
+        self.set_threads(useful.min(available_threads()));
     }
 
     /// The number of solver threads.
@@ -341,7 +337,7 @@ impl World {
             .constraints
             .needs_prepare(h, s.damping, s.method == Method::Xpbd);
         self.constraints.raw(&mut self.raw_batches);
-        self.self_collision.fit(self.particles.len());
+        self.contacts.fit(self.particles.len());
         let p = &mut self.particles;
         let frame = step::Frame {
             settings: s,
@@ -358,7 +354,7 @@ impl World {
             },
             batches: &self.raw_batches,
             colliders: &self.colliders,
-            self_collision: step::RawSelfCollision::new(&mut self.self_collision),
+            contacts: step::RawContacts::new(&mut self.contacts),
             drivers: &self.drivers,
             held: self.grab.map(|g| (g.particle, p.pos[g.particle], g.target)),
             t0: self.time,

@@ -12,10 +12,10 @@
 use glam::{Vec3, Vec4};
 
 use super::collision::Collider;
+use super::contacts::ParticleContacts;
 use super::kernel::{RawBatch, RawState};
 use super::particles::hold;
 use super::pool::Team;
-use super::self_collision::SelfCollision;
 use super::{Driver, Settings};
 
 /// Raw pointers to every particle array (see [`super::Particles`]).
@@ -34,11 +34,11 @@ pub(crate) struct RawParticles {
 unsafe impl Send for RawParticles {}
 unsafe impl Sync for RawParticles {}
 
-/// Raw access to the self-collision data for one step; null when no body
-/// self-collides.
+/// Raw access to the particle-contact data for one step; None when no
+/// particle takes part in contacts.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct RawSelfCollision {
-    all: *mut SelfCollision,
+pub(crate) struct RawContacts {
+    all: *mut ParticleContacts,
     particle: *const u32,
     entry_of: *const u32,
     pos: *mut Vec3,
@@ -46,11 +46,11 @@ pub(crate) struct RawSelfCollision {
     len: usize,
 }
 
-unsafe impl Send for RawSelfCollision {}
-unsafe impl Sync for RawSelfCollision {}
+unsafe impl Send for RawContacts {}
+unsafe impl Sync for RawContacts {}
 
-impl RawSelfCollision {
-    pub fn new(sc: &mut SelfCollision) -> Option<Self> {
+impl RawContacts {
+    pub fn new(sc: &mut ParticleContacts) -> Option<Self> {
         (sc.len() > 0).then(|| Self {
             particle: sc.particle.as_ptr(),
             entry_of: sc.entry_of.as_ptr(),
@@ -71,7 +71,7 @@ pub(crate) struct Frame<'a> {
     pub particles: RawParticles,
     pub batches: &'a [RawBatch],
     pub colliders: &'a [Collider],
-    pub self_collision: Option<RawSelfCollision>,
+    pub contacts: Option<RawContacts>,
     pub drivers: &'a [Driver],
     /// The particle held by the mouse: (index, position now, target at frame end).
     pub held: Option<(usize, Vec3, Vec3)>,
@@ -119,8 +119,8 @@ impl Frame<'_> {
                     team.sync();
                 }
             }
-            if let Some(sc) = self.self_collision {
-                unsafe { self.self_collide(sc, team) };
+            if let Some(sc) = self.contacts {
+                unsafe { self.particle_contacts(sc, team) };
             }
             unsafe { self.collide_and_finish(mine.clone(), h) };
             // No barrier: the next prediction touches only this thread's particles.
@@ -173,14 +173,14 @@ impl Frame<'_> {
         }
     }
 
-    /// Step 4 for self-collisions: each thread gathers its share of the
-    /// self-colliding particles' positions, thread 0 sorts them into the
+    /// Step 4 for particle contacts (self-collision, between bodies): each thread gathers its share of the
+    /// colliding particles' positions, thread 0 sorts them into the
     /// spatial hash, each thread computes the pushes of its share; they are
     /// applied by the particles' owners in [`Self::collide_and_finish`].
     ///
     /// # Safety
     /// Called by every thread of the team, between barriers as written.
-    unsafe fn self_collide(&self, sc: RawSelfCollision, team: &Team) {
+    unsafe fn particle_contacts(&self, sc: RawContacts, team: &Team) {
         let p = self.particles;
         unsafe {
             for k in team.share(sc.len) {
@@ -216,7 +216,7 @@ impl Frame<'_> {
                 let free = *p.inv_mass.add(i) > 0.0;
                 let prev = (*p.prev.add(i)).truncate();
                 let mut delta = (*p.delta.add(i)).truncate();
-                if let Some(sc) = self.self_collision {
+                if let Some(sc) = self.contacts {
                     let k = *sc.entry_of.add(i);
                     if k != u32::MAX {
                         delta += *sc.correction.add(k as usize);

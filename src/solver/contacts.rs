@@ -25,9 +25,9 @@ struct RestShape {
     enabled: bool,
 }
 
-/// The self-colliding particles of a world and the hash's storage.
+/// The particles that take part in contacts and the hash's storage.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct SelfCollision {
+pub(crate) struct ParticleContacts {
     /// Per body: its rest shape, when it can self-collide.
     shapes: Vec<Option<RestShape>>,
     /// Particles of different bodies (with rest shapes) collide too.
@@ -54,7 +54,7 @@ pub(crate) struct SelfCollision {
     pub correction: Vec<Vec3>,
 }
 
-impl SelfCollision {
+impl ParticleContacts {
     /// Records the rest shape of the particles `first..first + rest.len()`
     /// of `body`, so its self-collision can be switched on.
     pub fn set_rest_shape(&mut self, body: usize, first: usize, rest: Vec<Vec3>) {
@@ -129,14 +129,14 @@ impl SelfCollision {
     }
 
     /// Sizes the particle → entry map for `particles` world particles
-    /// (bodies added after a self-colliding one); allocates only then.
+    /// (bodies added after a colliding one); allocates only then.
     pub fn fit(&mut self, particles: usize) {
         if !self.particle.is_empty() {
             self.entry_of.resize(particles, u32::MAX);
         }
     }
 
-    /// Number of self-colliding particles.
+    /// Number of particles that take part in contacts.
     pub fn len(&self) -> usize {
         self.particle.len()
     }
