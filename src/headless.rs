@@ -6,14 +6,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use crate::scene::{self, MethodDef, Scene};
+use crate::scene::{self, Scene};
 use crate::solver::World;
 
 /// Options of `catenary run` that override the scene's `solver` section.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
     /// `--method`.
-    pub method: Option<MethodDef>,
+    pub method: Option<crate::solver::Method>,
     /// `--substeps`.
     pub substeps: Option<u32>,
     /// `--iterations`.

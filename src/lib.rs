@@ -4,6 +4,7 @@
 //! on glam), [`scene`] (RON files ⇄ worlds), [`headless`] (the `run`,
 //! `check` and `bench` commands) and `app` (the window).
 #![warn(missing_docs)]
+#![deny(unsafe_code)]
 
 pub mod analytic;
 pub mod app;

@@ -1,12 +1,14 @@
 //! The `catenary` command line (DESIGN.md §4).
 
+#![deny(unsafe_code)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 use catenary::headless::{self, Overrides, RunOptions};
-use catenary::scene::MethodDef;
+use catenary::solver::{Method, limits};
 
 /// Ropes, chains and cloth with XPBD and classic PBD.
 #[derive(Parser, Debug)]
@@ -45,20 +47,22 @@ enum Command {
         /// Frames to simulate.
         #[arg(long, default_value_t = 600)]
         frames: u64,
-        /// Override the projection method.
-        #[arg(long, value_enum)]
-        method: Option<MethodArg>,
+        /// Override the projection method: pbd | xpbd.
+        #[arg(long, value_parser = parse_method)]
+        method: Option<Method>,
         /// Override substeps per frame (1–1000).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(
+            *limits::SUBSTEPS.start() as i64..=*limits::SUBSTEPS.end() as i64))]
         substeps: Option<u32>,
         /// Override Gauss–Seidel passes per substep (1–1000).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(
+            *limits::ITERATIONS.start() as i64..=*limits::ITERATIONS.end() as i64))]
         iterations: Option<u32>,
-        /// Override the frame length in seconds, in (0, 1].
-        #[arg(long, value_parser = parse_dt)]
+        /// Override the frame length in seconds, in [1e-6, 1].
+        #[arg(long, value_parser = |s: &str| parse_in(s, limits::DT))]
         dt: Option<f32>,
-        /// Override constraint damping β in kg/s (≥ 0).
-        #[arg(long, value_parser = parse_non_negative)]
+        /// Override constraint damping β in kg/s, in [0, 1e4].
+        #[arg(long, value_parser = |s: &str| parse_in(s, limits::DAMPING))]
         damping: Option<f32>,
         /// Write particle positions as CSV `frame,body,particle,x,y,z`.
         #[arg(long)]
@@ -90,27 +94,17 @@ enum Command {
     },
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum MethodArg {
-    Pbd,
-    Xpbd,
+fn parse_method(s: &str) -> Result<Method, String> {
+    Method::from_name(s).ok_or_else(|| format!("`{s}` is not a method: accepted pbd | xpbd"))
 }
 
-fn parse_dt(s: &str) -> Result<f32, String> {
+/// A number within `bounds` (the same ranges as scene files and sliders).
+fn parse_in(s: &str, bounds: limits::Bounds) -> Result<f32, String> {
     let v: f32 = s.parse().map_err(|e| format!("{e}"))?;
-    if v.is_finite() && v > 0.0 && v <= 1.0 {
+    if bounds.contains(v) {
         Ok(v)
     } else {
-        Err(format!("{s} is outside the accepted range (0, 1] s"))
-    }
-}
-
-fn parse_non_negative(s: &str) -> Result<f32, String> {
-    let v: f32 = s.parse().map_err(|e| format!("{e}"))?;
-    if v.is_finite() && v >= 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("{s} is outside the accepted range [0, ∞)"))
+        Err(format!("{s} is outside the accepted range {}", bounds.describe()))
     }
 }
 
@@ -129,10 +123,7 @@ fn main() -> ExitCode {
             every,
         }) => {
             let overrides = Overrides {
-                method: method.map(|m| match m {
-                    MethodArg::Pbd => MethodDef::Pbd,
-                    MethodArg::Xpbd => MethodDef::Xpbd,
-                }),
+                method,
                 substeps,
                 iterations,
                 dt,
@@ -180,7 +171,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Every line of a multi-error report gets the prefix, as in `check`.
+            for line in format!("{e:#}").lines() {
+                eprintln!("error: {line}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -313,8 +313,8 @@ fn violent_drivers_and_extreme_parameters_stay_finite() {
         "Scene(solver: (dt: 1.0, substeps: 1), bodies: [Mesh(particles: [
                (position: (0.0, 0.0, 0.0), pinned: true), (position: (1.0, 0.0, 0.0), mass: 1e-6),
                (position: (2.0, 0.0, 0.0), mass: 1000.0)], links: [(a: 0, b: 1), (a: 1, b: 2)])])",
-        // Enormous gravity, huge damping and drag, soft cloth, 100 iterations.
-        "Scene(solver: (gravity: (0.0, -1e5, 0.0), damping: 1e6, air_drag: 1e4, iterations: 100),
+        // The largest gravity, damping and drag, soft cloth, 100 iterations.
+        "Scene(solver: (gravity: (0.0, -1e4, 0.0), damping: 1e4, air_drag: 1e4, iterations: 100),
                bodies: [Cloth(origin: (0.0, 1.0, 0.0), size: (1.0, 1.0), resolution: (10, 10),
                               stretch_compliance: 10.0, shear_compliance: 10.0, pins: [(0, 0)])],
                colliders: [Ground(), Sphere(center: (0.0, 0.0, 0.0), radius: 0.5), Box(center: (0.5, 0.5, 0.0), half_extents: (0.1, 0.1, 0.1))])",
@@ -335,7 +335,7 @@ fn violent_drivers_and_extreme_parameters_stay_finite() {
             }
         }
         // Bound: far beyond anything these scenes can reach physically
-        // (1e5 m/s² for 5 s is 1.25e6 m), still catching an explosion.
+        // (1e4 m/s² for 5 s is 1.25e5 m), still catching an explosion.
         assert_sane(&w, 1e7);
         for l in w.constraints.iter() {
             assert!(w.tension(l.lambda).is_finite());

@@ -4,15 +4,12 @@ use glam::Vec3;
 
 use super::schema::*;
 use super::validate::resolve_index;
-use crate::solver::{Body, Collider, Driver, LinkKind, Method, Settings, Shape, Tag, World};
+use crate::solver::{Body, Collider, Driver, LinkKind, Settings, Shape, Tag, World};
 
 impl From<&SolverDef> for Settings {
     fn from(s: &SolverDef) -> Self {
         Settings {
-            method: match s.method {
-                MethodDef::Xpbd => Method::Xpbd,
-                MethodDef::Pbd => Method::Pbd,
-            },
+            method: s.method,
             dt: s.dt,
             substeps: s.substeps,
             iterations: s.iterations,
@@ -28,10 +25,7 @@ impl From<&SolverDef> for Settings {
 impl From<&Settings> for SolverDef {
     fn from(s: &Settings) -> Self {
         SolverDef {
-            method: match s.method {
-                Method::Xpbd => MethodDef::Xpbd,
-                Method::Pbd => MethodDef::Pbd,
-            },
+            method: s.method,
             dt: s.dt,
             substeps: s.substeps,
             iterations: s.iterations,
@@ -82,7 +76,7 @@ pub(crate) fn build(scene: &Scene) -> World {
         world.add_driver(Driver {
             particle,
             origin: world.particles.pos[particle],
-            axis: Vec3::from(axis).normalize(),
+            axis: unit_axis(axis),
             amplitude,
             frequency,
         });
@@ -315,4 +309,14 @@ mod tests {
             assert!(pts[n / 2].y < 0.0, "sags along gravity");
         }
     }
+}
+
+/// `axis` scaled to length 1, computed in f64 so that neither a tiny
+/// (1e−23) nor a huge (3e38) finite axis underflows or overflows.
+fn unit_axis(axis: V3) -> Vec3 {
+    let [x, y, z] = axis.map(f64::from);
+    let scale = x.abs().max(y.abs()).max(z.abs());
+    let (x, y, z) = (x / scale, y / scale, z / scale);
+    let len = (x * x + y * y + z * z).sqrt();
+    Vec3::new((x / len) as f32, (y / len) as f32, (z / len) as f32)
 }

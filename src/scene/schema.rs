@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::solver::{Method, Settings};
+
 /// A 3-vector written `(x, y, z)`.
 pub type V3 = [f32; 3];
 
@@ -36,13 +38,12 @@ fn untitled() -> String {
     "untitled".into()
 }
 
-/// Projection method.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum MethodDef {
-    /// Extended PBD (compliance in m/N).
-    #[default]
+/// How [`Method`] is written in a scene: `Xpbd` or `Pbd` (serde's
+/// mirror of the solver's enum, so the solver needs no serde).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Method")]
+enum MethodDef {
     Xpbd,
-    /// Classic PBD (stiffness k per projection).
     Pbd,
 }
 
@@ -51,7 +52,8 @@ pub enum MethodDef {
 #[serde(deny_unknown_fields, default)]
 pub struct SolverDef {
     /// Xpbd | Pbd.
-    pub method: MethodDef,
+    #[serde(with = "MethodDef")]
+    pub method: Method,
     /// Frame length (s).
     pub dt: f32,
     /// Substeps per frame.
@@ -73,19 +75,11 @@ pub struct SolverDef {
 }
 
 impl Default for SolverDef {
+    /// The solver's own defaults ([`Settings::default`]), no body collisions.
     fn default() -> Self {
-        Self {
-            method: MethodDef::Xpbd,
-            dt: 1.0 / 60.0,
-            substeps: 20,
-            iterations: 1,
-            gravity: [0.0, -9.81, 0.0],
-            damping: 0.0,
-            air_drag: 0.0,
-            wind: [0.0; 3],
-            pbd_stiffness: 1.0,
-            body_collisions: false,
-        }
+        let mut def = SolverDef::from(&Settings::default());
+        def.body_collisions = false;
+        def
     }
 }
 

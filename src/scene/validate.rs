@@ -3,6 +3,7 @@
 //! accepted range.
 
 use super::schema::*;
+use crate::solver::limits::{self, Bounds, *};
 
 /// Most particles a scene may create (all bodies together).
 pub const MAX_PARTICLES: u64 = 2_000_000;
@@ -20,43 +21,56 @@ impl Checker {
         self.problems.push((field.into(), message.into()));
     }
 
-    /// A finite number in `[lo, hi]`; `open_lo` excludes `lo`.
-    fn num(&mut self, field: &str, v: f32, lo: f32, hi: f32, open_lo: bool) -> bool {
-        let ok = v.is_finite() && (v > lo || (!open_lo && v == lo)) && v <= hi;
+    /// A number within `bounds`.
+    fn num(&mut self, field: &str, v: f32, bounds: Bounds) -> bool {
+        let ok = bounds.contains(v);
         if !ok {
-            let bracket = if open_lo { '(' } else { '[' };
-            let hi = if hi == f32::MAX {
-                "∞)".to_string()
+            let shown = if v.is_finite() {
+                v.to_string()
             } else {
-                format!("{hi}]")
+                format!("{v} (beyond f32's ±3.4e38, or not a number)")
             };
             self.fail(
                 field,
-                format!("{v} is outside the accepted range {bracket}{lo}, {hi}"),
+                format!("{shown} is outside the accepted range {}", bounds.describe()),
             );
         }
         ok
     }
 
-    fn non_negative(&mut self, field: &str, v: f32) -> bool {
-        self.num(field, v, 0.0, f32::MAX, false)
-    }
-
-    fn positive(&mut self, field: &str, v: f32) -> bool {
-        self.num(field, v, 0.0, f32::MAX, true)
-    }
-
-    fn finite3(&mut self, field: &str, v: V3) -> bool {
-        let ok = v.iter().all(|x| x.is_finite());
+    /// Three numbers, each within `bounds`.
+    fn v3(&mut self, field: &str, v: V3, bounds: Bounds) -> bool {
+        let ok = v.iter().all(|&x| bounds.contains(x));
         if !ok {
-            self.fail(field, format!("{v:?} must be finite numbers"));
+            self.fail(
+                field,
+                format!(
+                    "{v:?}: each component must be within {}",
+                    bounds.describe()
+                ),
+            );
         }
         ok
     }
 
+    fn count(&mut self, field: &str, v: u32, range: std::ops::RangeInclusive<u32>) {
+        if !range.contains(&v) {
+            self.fail(
+                field,
+                format!(
+                    "{v} is outside the accepted range {} ..= {}",
+                    range.start(),
+                    range.end()
+                ),
+            );
+        }
+    }
+
     fn index(&mut self, field: &str, i: i64, len: u64) -> Option<usize> {
         let resolved = resolve_index(i, len);
-        if resolved.is_none() {
+        if len == 0 {
+            self.fail(field, format!("index {i}: the list it points into is empty"));
+        } else if resolved.is_none() {
             self.fail(
                 field,
                 format!(
@@ -94,8 +108,8 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
     for (i, body) in scene.bodies.iter().enumerate() {
         let f = format!("bodies[{i}]");
         match body {
-            BodyDef::Rope(r) => rope(&mut c, &f, r),
-            BodyDef::Cloth(cl) => cloth(&mut c, &f, cl),
+            BodyDef::Rope(r) => rope(&mut c, &f, r, scene.solver.body_collisions),
+            BodyDef::Cloth(cl) => cloth(&mut c, &f, cl, scene.solver.body_collisions),
             BodyDef::Mesh(m) => mesh(&mut c, &f, m),
         }
         total += particle_count(body);
@@ -113,36 +127,43 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
         driver(&mut c, &format!("drivers[{i}]"), d, scene);
     }
     let cam = &scene.camera;
-    c.finite3("camera.target", cam.target);
-    c.positive("camera.distance", cam.distance);
-    c.num("camera.yaw", cam.yaw, -360.0, 360.0, false);
-    c.num("camera.pitch", cam.pitch, -89.0, 89.0, false);
+    c.v3("camera.target", cam.target, COORDINATE);
+    c.num("camera.distance", cam.distance, CAMERA_DISTANCE);
+    c.num("camera.yaw", cam.yaw, Bounds { min: -360.0, max: 360.0, unit: "°" });
+    c.num("camera.pitch", cam.pitch, Bounds { min: -89.0, max: 89.0, unit: "°" });
     c.problems
 }
 
 fn solver(c: &mut Checker, s: &SolverDef) {
-    c.num("solver.dt", s.dt, 0.0, 1.0, true);
-    if !(1..=1000).contains(&s.substeps) {
-        c.fail(
-            "solver.substeps",
-            format!("{} is outside the accepted range 1 ..= 1000", s.substeps),
-        );
-    }
-    if !(1..=1000).contains(&s.iterations) {
-        c.fail(
-            "solver.iterations",
-            format!("{} is outside the accepted range 1 ..= 1000", s.iterations),
-        );
-    }
-    c.finite3("solver.gravity", s.gravity);
-    c.non_negative("solver.damping", s.damping);
-    c.non_negative("solver.air_drag", s.air_drag);
-    c.finite3("solver.wind", s.wind);
-    c.num("solver.pbd_stiffness", s.pbd_stiffness, 0.0, 1.0, true);
+    c.num("solver.dt", s.dt, DT);
+    c.count("solver.substeps", s.substeps, SUBSTEPS);
+    c.count("solver.iterations", s.iterations, ITERATIONS);
+    c.v3("solver.gravity", s.gravity, GRAVITY);
+    c.num("solver.damping", s.damping, DAMPING);
+    c.num("solver.air_drag", s.air_drag, AIR_DRAG);
+    c.v3("solver.wind", s.wind, WIND);
+    c.num("solver.pbd_stiffness", s.pbd_stiffness, PBD_STIFFNESS);
 }
 
-fn rope(c: &mut Checker, f: &str, r: &RopeDef) {
-    let ends_ok = c.finite3(&format!("{f}.start"), r.start) & c.finite3(&format!("{f}.end"), r.end);
+/// A self-colliding body's radius must leave the spatial hash useful.
+fn collision_radius(c: &mut Checker, f: &str, radius: f32, spacing: f32, colliding: bool) {
+    let most = limits::RADIUS_PER_SPACING * spacing;
+    if colliding && radius > most {
+        c.fail(
+            format!("{f}.radius"),
+            format!(
+                "{radius} m is too large for collisions between particles {spacing} m apart: \
+                 accepted at most {} × the spacing = {most} m \
+                 (or switch self_collision and body_collisions off)",
+                limits::RADIUS_PER_SPACING
+            ),
+        );
+    }
+}
+
+fn rope(c: &mut Checker, f: &str, r: &RopeDef, body_collisions: bool) {
+    let ends_ok = c.v3(&format!("{f}.start"), r.start, COORDINATE)
+        & c.v3(&format!("{f}.end"), r.end, COORDINATE);
     if r.segments == 0 || r.segments as u64 >= MAX_PARTICLES {
         c.fail(
             format!("{f}.segments"),
@@ -153,34 +174,46 @@ fn rope(c: &mut Checker, f: &str, r: &RopeDef) {
             ),
         );
     }
-    match r.length {
-        Some(l) => {
-            c.positive(&format!("{f}.length"), l);
+    let chord = glam::Vec3::from(r.start).distance(r.end.into());
+    let length = match r.length {
+        Some(l) => c.num(&format!("{f}.length"), l, LENGTH).then_some(l),
+        None if ends_ok && !LENGTH.contains(chord) => {
+            c.fail(
+                format!("{f}.length"),
+                format!(
+                    "start and end are {chord} m apart: give a `length` in {}",
+                    LENGTH.describe()
+                ),
+            );
+            None
         }
-        None if ends_ok && r.start == r.end => c.fail(
-            format!("{f}.length"),
-            "start and end coincide: give a `length` > 0",
-        ),
-        None => {}
-    }
-    c.positive(&format!("{f}.mass"), r.mass);
-    c.non_negative(&format!("{f}.compliance"), r.compliance);
+        None => ends_ok.then_some(chord),
+    };
+    c.num(&format!("{f}.mass"), r.mass, MASS);
+    c.num(&format!("{f}.compliance"), r.compliance, COMPLIANCE);
     if let Some(b) = r.bend_compliance {
-        c.non_negative(&format!("{f}.bend_compliance"), b);
+        c.num(&format!("{f}.bend_compliance"), b, COMPLIANCE);
     }
-    c.non_negative(&format!("{f}.radius"), r.radius);
+    if c.num(&format!("{f}.radius"), r.radius, RADIUS)
+        && let Some(l) = length.filter(|_| r.segments > 0)
+    {
+        let colliding = r.self_collision || body_collisions;
+        collision_radius(c, f, r.radius, l / r.segments as f32, colliding);
+    }
     for (k, &p) in r.pins.iter().enumerate() {
         c.index(&format!("{f}.pins[{k}]"), p, r.segments as u64 + 1);
     }
 }
 
-fn cloth(c: &mut Checker, f: &str, cl: &ClothDef) {
-    c.finite3(&format!("{f}.origin"), cl.origin);
-    c.positive(&format!("{f}.size.0"), cl.size.0);
-    c.positive(&format!("{f}.size.1"), cl.size.1);
+fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {
+    c.v3(&format!("{f}.origin"), cl.origin, COORDINATE);
+    let sizes_ok = c.num(&format!("{f}.size.0"), cl.size.0, LENGTH)
+        & c.num(&format!("{f}.size.1"), cl.size.1, LENGTH);
     let (cols, rows) = cl.resolution;
+    let mut resolution_ok = true;
     for (name, v) in [("resolution.0", cols), ("resolution.1", rows)] {
         if !(2..=MAX_PARTICLES as u32).contains(&v) {
+            resolution_ok = false;
             c.fail(
                 format!("{f}.{name}"),
                 format!(
@@ -189,15 +222,19 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef) {
             );
         }
     }
-    c.positive(&format!("{f}.mass"), cl.mass);
-    c.non_negative(&format!("{f}.stretch_compliance"), cl.stretch_compliance);
-    c.non_negative(&format!("{f}.shear_compliance"), cl.shear_compliance);
+    c.num(&format!("{f}.mass"), cl.mass, MASS);
+    c.num(&format!("{f}.stretch_compliance"), cl.stretch_compliance, COMPLIANCE);
+    c.num(&format!("{f}.shear_compliance"), cl.shear_compliance, COMPLIANCE);
     if let Some(b) = cl.bend_compliance {
-        c.non_negative(&format!("{f}.bend_compliance"), b);
+        c.num(&format!("{f}.bend_compliance"), b, COMPLIANCE);
     }
-    c.non_negative(&format!("{f}.radius"), cl.radius);
+    if c.num(&format!("{f}.radius"), cl.radius, RADIUS) && sizes_ok && resolution_ok {
+        let spacing = (cl.size.0 / (cols - 1) as f32).min(cl.size.1 / (rows - 1) as f32);
+        let colliding = cl.self_collision || body_collisions;
+        collision_radius(c, f, cl.radius, spacing, colliding);
+    }
     if let Some(t) = cl.tear_strain {
-        c.positive(&format!("{f}.tear_strain"), t);
+        c.num(&format!("{f}.tear_strain"), t, TEAR_STRAIN);
     }
     for (k, &(row, col)) in cl.pins.iter().enumerate() {
         c.index(&format!("{f}.pins[{k}].0 (row)"), row, rows as u64);
@@ -208,8 +245,8 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef) {
 fn mesh(c: &mut Checker, f: &str, m: &MeshDef) {
     let n = m.particles.len() as u64;
     for (k, p) in m.particles.iter().enumerate() {
-        c.finite3(&format!("{f}.particles[{k}].position"), p.position);
-        c.positive(&format!("{f}.particles[{k}].mass"), p.mass);
+        c.v3(&format!("{f}.particles[{k}].position"), p.position, COORDINATE);
+        c.num(&format!("{f}.particles[{k}].mass"), p.mass, MASS);
     }
     for (k, l) in m.links.iter().enumerate() {
         let a = c.index(&format!("{f}.links[{k}].a"), l.a, n);
@@ -220,52 +257,50 @@ fn mesh(c: &mut Checker, f: &str, m: &MeshDef) {
                 "a link needs two different particles",
             );
         }
-        c.non_negative(&format!("{f}.links[{k}].compliance"), l.compliance);
+        c.num(&format!("{f}.links[{k}].compliance"), l.compliance, COMPLIANCE);
         if let Some(rest) = l.rest {
-            c.non_negative(&format!("{f}.links[{k}].rest"), rest);
+            c.num(&format!("{f}.links[{k}].rest"), rest, REST);
         }
     }
-    c.non_negative(&format!("{f}.radius"), m.radius);
+    c.num(&format!("{f}.radius"), m.radius, RADIUS);
 }
 
 fn collider(c: &mut Checker, f: &str, col: &ColliderDef) {
     match *col {
         ColliderDef::Ground { height, friction } => {
-            c.num(&format!("{f}.height"), height, f32::MIN, f32::MAX, false);
-            c.non_negative(&format!("{f}.friction"), friction);
+            c.num(&format!("{f}.height"), height, COORDINATE);
+            c.num(&format!("{f}.friction"), friction, FRICTION);
         }
         ColliderDef::Sphere {
             center,
             radius,
             friction,
         } => {
-            c.finite3(&format!("{f}.center"), center);
-            c.positive(&format!("{f}.radius"), radius);
-            c.non_negative(&format!("{f}.friction"), friction);
+            c.v3(&format!("{f}.center"), center, COORDINATE);
+            c.num(&format!("{f}.radius"), radius, LENGTH);
+            c.num(&format!("{f}.friction"), friction, FRICTION);
         }
         ColliderDef::Box {
             center,
             half_extents,
             friction,
         } => {
-            c.finite3(&format!("{f}.center"), center);
-            for (k, h) in half_extents.iter().enumerate() {
-                c.positive(&format!("{f}.half_extents.{k}"), *h);
-            }
-            c.non_negative(&format!("{f}.friction"), friction);
+            c.v3(&format!("{f}.center"), center, COORDINATE);
+            c.v3(&format!("{f}.half_extents"), half_extents, LENGTH);
+            c.num(&format!("{f}.friction"), friction, FRICTION);
         }
     }
 }
 
 fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
     let Some(body) = scene.bodies.get(d.body) else {
+        let accepted = match scene.bodies.len() {
+            0 => "the scene has no bodies".to_string(),
+            n => format!("accepted 0 ..= {} (index in `bodies`)", n - 1),
+        };
         c.fail(
             format!("{f}.body"),
-            format!(
-                "body {} does not exist: accepted 0 ..= {} (index in `bodies`)",
-                d.body,
-                scene.bodies.len() as i64 - 1
-            ),
+            format!("body {} does not exist: {accepted}", d.body),
         );
         return;
     };
@@ -275,15 +310,11 @@ fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
         amplitude,
         frequency,
     } = d.motion;
-    if c.finite3(&format!("{f}.motion.axis"), axis) && axis.iter().all(|&x| x == 0.0) {
+    if axis.iter().any(|x| !x.is_finite()) {
+        c.fail(format!("{f}.motion.axis"), format!("{axis:?} must be finite numbers"));
+    } else if axis.iter().all(|&x| x == 0.0) {
         c.fail(format!("{f}.motion.axis"), "must be non-zero");
     }
-    c.non_negative(&format!("{f}.motion.amplitude"), amplitude);
-    c.num(
-        &format!("{f}.motion.frequency"),
-        frequency,
-        0.0,
-        1000.0,
-        false,
-    );
+    c.num(&format!("{f}.motion.amplitude"), amplitude, AMPLITUDE);
+    c.num(&format!("{f}.motion.frequency"), frequency, FREQUENCY);
 }

@@ -28,15 +28,13 @@
 mod collision;
 mod contacts;
 mod distance;
-mod kernel;
+mod exec;
+pub mod limits;
 mod particles;
-mod pool;
-#[cfg(target_arch = "x86_64")]
-mod simd;
-mod step;
 
 pub use collision::Collider;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
+pub use exec::set_simd_enabled;
 pub use particles::Particles;
 use particles::hold;
 
@@ -75,7 +73,8 @@ pub struct Settings {
     pub iterations: u32,
     /// Gravity (m/s²) (default (0, −9.81, 0)).
     pub gravity: Vec3,
-    /// Constraint damping β (kg/s), XPBD only (default 0).
+    /// Constraint damping β (kg/s): a dashpot along every constraint,
+    /// in both methods (DESIGN §2 step 6) (default 0).
     pub damping: f32,
     /// Air drag rate (1/s) toward `wind` (default 0).
     pub air_drag: f32,
@@ -102,21 +101,29 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// True when a step with these settings is well defined.
+    /// True when every field is within its range in [`limits`]; the
+    /// world does not step otherwise.
     pub fn is_valid(&self) -> bool {
-        self.dt.is_finite()
-            && self.dt > 0.0
-            && self.substeps >= 1
-            && self.iterations >= 1
-            && self.gravity.is_finite()
-            && self.wind.is_finite()
-            && self.damping.is_finite()
-            && self.damping >= 0.0
-            && self.air_drag.is_finite()
-            && self.air_drag >= 0.0
-            && self.pbd_stiffness.is_finite()
-            && self.pbd_stiffness > 0.0
-            && self.pbd_stiffness <= 1.0
+        use limits::*;
+        DT.contains(self.dt)
+            && SUBSTEPS.contains(&self.substeps)
+            && ITERATIONS.contains(&self.iterations)
+            && self.gravity.to_array().iter().all(|&g| GRAVITY.contains(g))
+            && self.wind.to_array().iter().all(|&w| WIND.contains(w))
+            && DAMPING.contains(self.damping)
+            && AIR_DRAG.contains(self.air_drag)
+            && PBD_STIFFNESS.contains(self.pbd_stiffness)
+    }
+}
+
+impl Method {
+    /// The method named `xpbd` or `pbd` (any case), as on the command line.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "xpbd" => Some(Method::Xpbd),
+            "pbd" => Some(Method::Pbd),
+            _ => None,
+        }
     }
 }
 
@@ -203,9 +210,9 @@ pub struct World {
     last_h: f32,
     grab: Option<Grab>,
     /// Solver threads beyond the caller; None = sequential.
-    pool: Option<std::sync::Arc<pool::Pool>>,
+    pool: Option<std::sync::Arc<exec::Pool>>,
     /// Reused each step so stepping allocates nothing.
-    raw_batches: Vec<kernel::RawBatch>,
+    raw_batches: Vec<exec::RawBatch>,
     /// Particle–particle contacts (self-collision, between bodies) and their spatial hash.
     contacts: contacts::ParticleContacts,
 }
@@ -310,7 +317,7 @@ impl World {
     /// Sets the number of solver threads (1 = sequential). Results do not
     /// depend on it: they are bit-identical for any count.
     pub fn set_threads(&mut self, threads: usize) {
-        self.pool = (threads > 1).then(|| std::sync::Arc::new(pool::Pool::new(threads)));
+        self.pool = (threads > 1).then(|| std::sync::Arc::new(exec::Pool::new(threads)));
     }
 
     /// As many threads as the machine has, but no more than the world's
@@ -331,38 +338,7 @@ impl World {
         if !self.settings.is_valid() {
             return;
         }
-        let s = self.settings;
-        let h = s.dt / s.substeps as f32;
-        let prepare = self
-            .constraints
-            .needs_prepare(h, s.damping, s.method == Method::Xpbd);
-        self.constraints.raw(&mut self.raw_batches);
-        self.contacts.fit(self.particles.len());
-        let p = &mut self.particles;
-        let frame = step::Frame {
-            settings: s,
-            prepare,
-            particles: step::RawParticles {
-                pos: p.pos.as_mut_ptr(),
-                prev: p.prev.as_mut_ptr(),
-                delta: p.delta.as_mut_ptr(),
-                vel: p.vel.as_mut_ptr(),
-                inv_mass: p.inv_mass.as_ptr(),
-                radius: p.radius.as_ptr(),
-                hold: p.hold.as_ptr(),
-                len: p.len(),
-            },
-            batches: &self.raw_batches,
-            colliders: &self.colliders,
-            contacts: step::RawContacts::new(&mut self.contacts),
-            drivers: &self.drivers,
-            held: self.grab.map(|g| (g.particle, p.pos[g.particle], g.target)),
-            t0: self.time,
-        };
-        match &self.pool {
-            Some(pool) => pool.run(&|team| frame.run(team)),
-            None => frame.run(&pool::Team::alone()),
-        }
+        exec::step_frame(self);
         self.constraints.tear(&self.particles.pos);
         self.time += self.settings.dt as f64;
         self.last_h = self.settings.dt / self.settings.substeps as f32;

@@ -61,6 +61,7 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn add(self, o: Self) -> Self {
+                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
                 unsafe { $t($add(self.0, o.0)) }
             }
         }
@@ -68,6 +69,7 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn sub(self, o: Self) -> Self {
+                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
                 unsafe { $t($sub(self.0, o.0)) }
             }
         }
@@ -75,6 +77,7 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn mul(self, o: Self) -> Self {
+                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
                 unsafe { $t($mul(self.0, o.0)) }
             }
         }
@@ -82,6 +85,7 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn div(self, o: Self) -> Self {
+                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
                 unsafe { $t($div(self.0, o.0)) }
             }
         }
@@ -89,6 +93,7 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn bitand(self, o: Self) -> Self {
+                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
                 unsafe { $t($and(self.0, o.0)) }
             }
         }
@@ -119,26 +124,32 @@ impl Lanes for Sse {
     const N: usize = 4;
     #[inline(always)]
     fn splat(x: f32) -> Self {
+        // SAFETY: SSE is baseline on x86-64.
         unsafe { Sse(_mm_set1_ps(x)) }
     }
     #[inline(always)]
     fn sqrt(self) -> Self {
+        // SAFETY: SSE is baseline on x86-64.
         unsafe { Sse(_mm_sqrt_ps(self.0)) }
     }
     #[inline(always)]
     fn gt(self, o: Self) -> Self {
+        // SAFETY: SSE is baseline on x86-64.
         unsafe { Sse(_mm_cmpgt_ps(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: the caller gives 4 readable floats; SSE is baseline on x86-64.
         unsafe { Sse(_mm_loadu_ps(p)) }
     }
     #[inline(always)]
     unsafe fn store(self, p: *mut f32) {
+        // SAFETY: the caller gives 4 writable floats; SSE is baseline on x86-64.
         unsafe { _mm_storeu_ps(p, self.0) }
     }
     #[inline(always)]
     unsafe fn gather(base: *const Vec4, idx: &[usize]) -> [Self; 4] {
+        // SAFETY: the caller guarantees the pointers and indices are valid (see the `# Safety` section).
         unsafe {
             let r: [__m128; 4] =
                 std::array::from_fn(|j| _mm_loadu_ps(base.add(idx[j]) as *const f32));
@@ -147,6 +158,7 @@ impl Lanes for Sse {
     }
     #[inline(always)]
     unsafe fn scatter(base: *mut Vec4, idx: &[usize], c: [Self; 4]) {
+        // SAFETY: the caller guarantees the pointers and indices are valid (see the `# Safety` section).
         unsafe {
             let rows = transpose4!(
                 c.map(|v| v.0),
@@ -165,28 +177,34 @@ impl Lanes for Avx {
     const N: usize = 8;
     #[inline(always)]
     fn splat(x: f32) -> Self {
+        // SAFETY: an Avx value exists only inside `project8`, which runs on CPUs with AVX.
         unsafe { Avx(_mm256_set1_ps(x)) }
     }
     #[inline(always)]
     fn sqrt(self) -> Self {
+        // SAFETY: an Avx value exists only inside `project8`, which runs on CPUs with AVX.
         unsafe { Avx(_mm256_sqrt_ps(self.0)) }
     }
     #[inline(always)]
     fn gt(self, o: Self) -> Self {
+        // SAFETY: an Avx value exists only inside `project8`, which runs on CPUs with AVX.
         unsafe { Avx(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0)) }
     }
     #[inline(always)]
     unsafe fn load(p: *const f32) -> Self {
+        // SAFETY: the caller gives 8 readable floats; Avx is only used on CPUs with AVX.
         unsafe { Avx(_mm256_loadu_ps(p)) }
     }
     #[inline(always)]
     unsafe fn store(self, p: *mut f32) {
+        // SAFETY: the caller gives 8 writable floats; Avx is only used on CPUs with AVX.
         unsafe { _mm256_storeu_ps(p, self.0) }
     }
     /// Rows j and j + 4 share a 256-bit register: the 4×4 transpose per
     /// half then gives columns `[lane 0..3 | lane 4..7]`.
     #[inline(always)]
     unsafe fn gather(base: *const Vec4, idx: &[usize]) -> [Self; 4] {
+        // SAFETY: the caller guarantees the pointers and indices are valid (see the `# Safety` section).
         unsafe {
             let row = |j: usize| _mm_loadu_ps(base.add(idx[j]) as *const f32);
             let r: [__m256; 4] = std::array::from_fn(|j| _mm256_set_m128(row(j + 4), row(j)));
@@ -195,6 +213,7 @@ impl Lanes for Avx {
     }
     #[inline(always)]
     unsafe fn scatter(base: *mut Vec4, idx: &[usize], c: [Self; 4]) {
+        // SAFETY: the caller guarantees the pointers and indices are valid (see the `# Safety` section).
         unsafe {
             let rows = transpose4!(
                 c.map(|v| v.0),
@@ -227,6 +246,7 @@ unsafe fn project_lanes<L: Lanes, const FIRST: bool>(
     p: RawState,
     k: f32,
 ) {
+    // SAFETY: the caller guarantees the pointers and indices are valid (see the `# Safety` section).
     unsafe {
         let c = batch.columns();
         let (mut ia, mut ib) = ([0usize; 8], [0usize; 8]);
@@ -252,9 +272,7 @@ unsafe fn project_lanes<L: Lanes, const FIRST: bool>(
         } else {
             L::load(c.lambda.add(i))
         };
-        let n_moved = (nx * mx + ny * my) + nz * mz;
-        let num = (L::splat(-k) * cval - L::load(c.alpha_t.add(i)) * lambda)
-            - L::load(c.gamma.add(i)) * n_moved;
+        let num = L::splat(-k) * cval - L::load(c.alpha_t.add(i)) * lambda;
         let dl = ok & (num * L::load(c.inv_denom.add(i)));
         (lambda + dl).store(c.lambda.add(i));
 
@@ -278,6 +296,7 @@ unsafe fn project_lanes<L: Lanes, const FIRST: bool>(
 /// As for [`RawBatch::project`]; `i + 4` is within the batch.
 #[inline(always)]
 pub(crate) unsafe fn project4<const FIRST: bool>(batch: &RawBatch, i: usize, p: RawState, k: f32) {
+    // SAFETY: the caller's contract is project_lanes' contract.
     unsafe { project_lanes::<Sse, FIRST>(batch, i, p, k) }
 }
 
@@ -287,5 +306,6 @@ pub(crate) unsafe fn project4<const FIRST: bool>(batch: &RawBatch, i: usize, p: 
 /// As for [`project4`], with `i + 8`, and the CPU supports AVX.
 #[target_feature(enable = "avx")]
 pub(crate) unsafe fn project8<const FIRST: bool>(batch: &RawBatch, i: usize, p: RawState, k: f32) {
+    // SAFETY: the caller's contract is project_lanes' contract.
     unsafe { project_lanes::<Avx, FIRST>(batch, i, p, k) }
 }

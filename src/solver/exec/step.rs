@@ -11,12 +11,12 @@
 
 use glam::{Vec3, Vec4};
 
-use super::collision::Collider;
-use super::contacts::ParticleContacts;
 use super::kernel::{RawBatch, RawState};
-use super::particles::hold;
 use super::pool::Team;
-use super::{Driver, Settings};
+use crate::solver::collision::Collider;
+use crate::solver::contacts::ParticleContacts;
+use crate::solver::particles::hold;
+use crate::solver::{Driver, Settings};
 
 /// Raw pointers to every particle array (see [`super::Particles`]).
 #[derive(Clone, Copy, Debug)]
@@ -31,7 +31,10 @@ pub(crate) struct RawParticles {
     pub len: usize,
 }
 
+// SAFETY: used only inside a step, while the world is mutably borrowed,
+// by threads that write disjoint particles between barriers.
 unsafe impl Send for RawParticles {}
+// SAFETY: as for Send.
 unsafe impl Sync for RawParticles {}
 
 /// Raw access to the particle-contact data for one step; None when no
@@ -46,7 +49,10 @@ pub(crate) struct RawContacts {
     len: usize,
 }
 
+// SAFETY: used only inside a step, while the world is mutably borrowed;
+// each thread writes its own entries, thread 0 alone builds the hash.
 unsafe impl Send for RawContacts {}
+// SAFETY: as for Send.
 unsafe impl Sync for RawContacts {}
 
 impl RawContacts {
@@ -80,11 +86,11 @@ pub(crate) struct Frame<'a> {
 }
 
 impl Frame<'_> {
-    /// This thread's part of the frame (DESIGN §2, steps 1–5 per substep).
+    /// This thread's part of the frame (DESIGN §2, steps 1–6 per substep).
     pub fn run(&self, team: &Team) {
         let s = &self.settings;
         let h = s.dt / s.substeps as f32;
-        let xpbd = s.method == super::Method::Xpbd;
+        let xpbd = s.method == crate::solver::Method::Xpbd;
         let k = if xpbd { 1.0 } else { s.pbd_stiffness };
         let p = self.particles;
         let state = RawState {
@@ -95,19 +101,24 @@ impl Frame<'_> {
         // will solve, so no barrier is needed before the first solve.
         for b in self.batches.iter().filter(|_| self.prepare) {
             if let Some(range) = self.my_constraints(b, team) {
+                // SAFETY: this thread's constraints; inv_mass is read only.
                 unsafe { b.prepare(range, p.inv_mass, h, s.damping, xpbd) };
             }
         }
         let mine = team.share(p.len);
         let drag = (-s.air_drag * h).exp();
+        let damped = s.damping > 0.0;
         for sub in 0..s.substeps {
             let t = self.t0 + (sub + 1) as f64 * h as f64;
             let f = (sub + 1) as f32 / s.substeps as f32;
+            // SAFETY: `mine` is this thread's share of the particles.
             unsafe { self.predict(mine.clone(), h, drag, t, f) };
             team.sync();
             for iteration in 0..s.iterations {
                 for b in self.batches {
                     if let Some(range) = self.my_constraints(b, team) {
+                        // SAFETY: a colour's constraints share no particle and
+                        // the threads' ranges are disjoint; barriers between colours.
                         unsafe {
                             if iteration == 0 {
                                 b.project::<true>(range, state, k);
@@ -120,10 +131,25 @@ impl Frame<'_> {
                 }
             }
             if let Some(sc) = self.contacts {
+                // SAFETY: called by every thread, between the barriers it contains.
                 unsafe { self.particle_contacts(sc, team) };
             }
+            // SAFETY: `mine` is this thread's share of the particles.
             unsafe { self.collide_and_finish(mine.clone(), h) };
-            // No barrier: the next prediction touches only this thread's particles.
+            if damped {
+                // Step 6 reads other threads' particles: wait for their step 5.
+                team.sync();
+                for b in self.batches {
+                    if let Some(range) = self.my_constraints(b, team) {
+                        // SAFETY: as for the projections: disjoint constraints
+                        // and particles per colour, barriers between colours.
+                        unsafe { b.damp(range, p.pos, p.vel, p.inv_mass) };
+                    }
+                    team.sync();
+                }
+            }
+            // No barrier otherwise: the next prediction touches only this
+            // thread's particles.
         }
     }
 
@@ -147,6 +173,7 @@ impl Frame<'_> {
         let s = &self.settings;
         let p = self.particles;
         for i in range.clone() {
+            // SAFETY: `i` is in this thread's share of the particles.
             unsafe {
                 let w = *p.inv_mass.add(i);
                 *p.prev.add(i) = (*p.pos.add(i)).extend(w);
@@ -165,6 +192,7 @@ impl Frame<'_> {
             .map(|d| (d.particle, d.position(t)))
             .chain(self.held.map(|(i, from, to)| (i, from.lerp(to, f))));
         for (i, x) in targets.filter(|(i, _)| range.contains(i)) {
+            // SAFETY: `i` is in this thread's share of the particles.
             unsafe {
                 let delta = x - *p.pos.add(i);
                 *p.delta.add(i) = delta.extend(0.0);
@@ -182,6 +210,9 @@ impl Frame<'_> {
     /// Called by every thread of the team, between barriers as written.
     unsafe fn particle_contacts(&self, sc: RawContacts, team: &Team) {
         let p = self.particles;
+        // SAFETY: each thread writes only its share of the entries; thread 0
+        // alone builds the hash while the others wait at a barrier; the
+        // pushes only read positions gathered before the previous barrier.
         unsafe {
             for k in team.share(sc.len) {
                 let i = *sc.particle.add(k) as usize;
@@ -212,6 +243,8 @@ impl Frame<'_> {
         let p = self.particles;
         let inv_h = 1.0 / h;
         for i in range {
+            // SAFETY: `i` is in this thread's share of the particles; its
+            // contact entry is written by this thread's share or read only.
             unsafe {
                 let free = *p.inv_mass.add(i) > 0.0;
                 let prev = (*p.prev.add(i)).truncate();

@@ -1,0 +1,149 @@
+//! Execution of a step: the only module of the crate with `unsafe` code.
+//!
+//! A frame runs on a team of threads ([`pool`]) that share raw views of
+//! the world's arrays ([`step`], [`kernel`]); SIMD lanes project several
+//! constraints of a colour at once ([`simd`]). Soundness rests on three
+//! rules, each checked where the raw pointers are used:
+//! - a [`step::Frame`] is built only here, from `&mut World`, so no other
+//!   code can touch the arrays while the team runs;
+//! - in the per-particle phases a thread writes only its own share of the
+//!   particles; in a colour, only its share of the constraints, which
+//!   share no particle (the overflow batch runs on one thread, in order);
+//! - threads meet at a barrier between phases, and [`pool::Pool::run`]
+//!   returns — or re-raises a panic — only after every thread left the job.
+#![allow(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
+mod kernel;
+mod pool;
+#[cfg(target_arch = "x86_64")]
+mod simd;
+mod step;
+
+pub use kernel::set_simd_enabled;
+pub(crate) use kernel::RawBatch;
+pub(crate) use pool::Pool;
+
+use super::{Method, World};
+
+/// Advances `world` by one frame of its settings' `dt` (settings valid).
+pub(crate) fn step_frame(world: &mut World) {
+    let s = world.settings;
+    let h = s.dt / s.substeps as f32;
+    let prepare = world
+        .constraints
+        .needs_prepare(h, s.damping, s.method == Method::Xpbd);
+    world.constraints.raw(&mut world.raw_batches);
+    world.contacts.fit(world.particles.len());
+    let p = &mut world.particles;
+    let held = world.grab.map(|g| (g.particle, p.pos[g.particle], g.target));
+    let frame = step::Frame {
+        settings: s,
+        prepare,
+        particles: step::RawParticles {
+            pos: p.pos.as_mut_ptr(),
+            prev: p.prev.as_mut_ptr(),
+            delta: p.delta.as_mut_ptr(),
+            vel: p.vel.as_mut_ptr(),
+            inv_mass: p.inv_mass.as_ptr(),
+            radius: p.radius.as_ptr(),
+            hold: p.hold.as_ptr(),
+            len: p.len(),
+        },
+        batches: &world.raw_batches,
+        colliders: &world.colliders,
+        contacts: step::RawContacts::new(&mut world.contacts),
+        drivers: &world.drivers,
+        held,
+        t0: world.time,
+    };
+    match &world.pool {
+        Some(pool) => pool.run(&|team| frame.run(team)),
+        None => frame.run(&pool::Team::alone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernel::RawState;
+    use crate::solver::{DistanceConstraints, LinkKind, Tag};
+    use glam::Vec4;
+
+    const TAG: Tag = Tag {
+        body: 0,
+        kind: LinkKind::Stretch,
+    };
+
+    #[test]
+    fn simd_and_scalar_projections_give_the_same_bits() {
+        // 40 disjoint constraints with awkward numbers, some degenerate.
+        let mut c = DistanceConstraints::default();
+        let mut prev = Vec::new();
+        let mut seed = 12345u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 - 0.5
+        };
+        for i in 0..40 {
+            let a = Vec4::new(rnd(), rnd(), rnd(), rnd().abs() * 3.0);
+            let b = if i % 13 == 0 {
+                a
+            } else {
+                Vec4::new(rnd(), rnd(), rnd(), rnd().abs())
+            };
+            prev.extend([a, b]);
+            c.add(
+                2 * i,
+                2 * i + 1,
+                rnd().abs(),
+                rnd().abs() * 1e-3,
+                f32::INFINITY,
+                TAG,
+            );
+        }
+        let delta: Vec<Vec4> = (0..80)
+            .map(|_| Vec4::new(rnd(), rnd(), rnd(), 0.0) * 1e-3)
+            .collect();
+        let inv_mass: Vec<f32> = prev.iter().map(|p| p.w).collect();
+        let run = |simd: bool| {
+            let mut c = c.clone();
+            let mut delta = delta.clone();
+            let mut raw = Vec::new();
+            c.raw(&mut raw);
+            let state = RawState {
+                prev: prev.as_ptr(),
+                delta: delta.as_mut_ptr(),
+            };
+            let b = raw[0];
+            // SAFETY: the arrays outlive the calls and one thread uses them.
+            unsafe {
+                b.prepare(0..b.len, inv_mass.as_ptr(), 1e-3, 5.0, true);
+                for first in [true, false] {
+                    match (simd, first) {
+                        (true, true) => b.project::<true>(0..b.len, state, 1.0),
+                        (true, false) => b.project::<false>(0..b.len, state, 1.0),
+                        (false, true) => {
+                            (0..b.len).for_each(|i| b.project_one::<true>(i, state, 1.0))
+                        }
+                        (false, false) => {
+                            (0..b.len).for_each(|i| b.project_one::<false>(i, state, 1.0))
+                        }
+                    }
+                }
+            }
+            (delta, c.batches[0].lambda.clone())
+        };
+        assert_eq!(c.colour_count(), 1);
+        let (simd, scalar) = (run(true), run(false));
+        let bits = |v: &[Vec4]| {
+            v.iter()
+                .flat_map(|x| x.to_array().map(f32::to_bits))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&simd.0), bits(&scalar.0));
+        assert_eq!(
+            simd.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            scalar.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,333 @@
+//! Worker threads that live as long as the world and meet at a barrier
+//! between phases, so a frame costs one wake-up rather than a fork-join
+//! per colour (a rayon fork-join per colour per substep cost ~17 µs here —
+//! most of a frame at 12 colours × 20 substeps).
+//!
+//! [`Pool::run`] calls a job on every thread (the caller is thread 0) and
+//! returns when all have finished. Inside the job, [`Team::sync`] is a
+//! barrier. While the team has no more threads than the machine has
+//! cores, waiting threads spin (a barrier then costs ~0.5 µs); with more,
+//! they sleep on a condition variable, since a spinning thread would take
+//! the core from the thread everyone waits for. Idle workers park.
+//!
+//! A panic on any thread is caught: the others leave their barriers,
+//! `run` waits until no thread still uses the job, then re-raises the
+//! first panic on the caller. The pool stays usable.
+
+use std::any::Any;
+use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+
+/// What a waiter unwinds with when another thread of the team panicked.
+struct Poisoned;
+
+/// Shared by the threads of a pool: the barrier, the job hand-over and
+/// the panic record.
+struct Shared {
+    threads: usize,
+    /// Spin while waiting (no more threads than cores), else sleep.
+    spin: bool,
+    arrived: AtomicUsize,
+    round: AtomicUsize,
+    /// Bumped to start a job.
+    generation: AtomicUsize,
+    /// Workers that finished the current job.
+    finished: AtomicUsize,
+    quit: AtomicBool,
+    /// Some thread of the current job panicked.
+    poisoned: AtomicBool,
+    /// The first panic of the current job.
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+    /// For sleeping waiters.
+    lock: Mutex<()>,
+    wake: Condvar,
+    /// Points at `run`'s local `*const Job`, valid while `run` waits.
+    job: AtomicPtr<*const Job>,
+}
+
+impl Shared {
+    /// Waits until `done()`, spinning or sleeping (see the module doc).
+    fn wait_until(&self, done: impl Fn() -> bool) {
+        if self.spin {
+            let mut spins = 0u32;
+            while !done() {
+                if spins < 4096 {
+                    std::hint::spin_loop();
+                    spins += 1;
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        } else {
+            let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            while !done() {
+                guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+    }
+
+    /// Wakes sleeping waiters after a state change they wait for.
+    fn notify(&self) {
+        if !self.spin {
+            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.wake.notify_all();
+        }
+    }
+
+    fn barrier(&self) {
+        let round = self.round.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.round.store(round.wrapping_add(1), Ordering::Release);
+            self.notify();
+        } else {
+            self.wait_until(|| {
+                self.round.load(Ordering::Acquire) != round
+                    || self.poisoned.load(Ordering::Acquire)
+            });
+        }
+        if self.poisoned.load(Ordering::Acquire) {
+            // Not a new panic: leave the job quietly, `run` re-raises the first.
+            resume_unwind(Box::new(Poisoned));
+        }
+    }
+
+    /// Records a caught panic and releases every waiter.
+    fn poison(&self, payload: Box<dyn Any + Send>) {
+        let mut first = self.panic.lock().unwrap_or_else(|e| e.into_inner());
+        if first.is_none() && !payload.is::<Poisoned>() {
+            *first = Some(payload);
+        }
+        drop(first);
+        self.poisoned.store(true, Ordering::Release);
+        // Sleeping waiters need the wake-up even in spin mode's absence.
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.notify_all();
+    }
+}
+
+/// What a job sees: its index, the team size and the barrier.
+pub(crate) struct Team<'a> {
+    /// This thread's index, 0 = the caller.
+    pub index: usize,
+    /// Number of threads in the team.
+    pub size: usize,
+    shared: Option<&'a Shared>,
+}
+
+impl Team<'_> {
+    /// A team of one: `sync` does nothing.
+    pub fn alone() -> Team<'static> {
+        Team {
+            index: 0,
+            size: 1,
+            shared: None,
+        }
+    }
+
+    /// Waits until every thread of the team got here.
+    pub fn sync(&self) {
+        if let Some(s) = self.shared {
+            s.barrier();
+        }
+    }
+
+    /// This thread's share of `0..len`: contiguous, in index order.
+    pub fn share(&self, len: usize) -> std::ops::Range<usize> {
+        len * self.index / self.size..len * (self.index + 1) / self.size
+    }
+}
+
+type Job = dyn Fn(&Team) + Sync;
+
+/// Persistent worker threads; see the module doc.
+pub(crate) struct Pool {
+    shared: Arc<Shared>,
+    workers: Vec<JoinHandle<()>>,
+    /// One job at a time, even if a world (and so its pool) is cloned.
+    running: Mutex<()>,
+}
+
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Pool({} threads)", self.size())
+    }
+}
+
+impl Pool {
+    /// A pool of `threads` threads in all: the caller plus `threads − 1`
+    /// workers; they spin only when the machine has that many cores.
+    pub fn new(threads: usize) -> Self {
+        let threads = threads.max(1);
+        let shared = Arc::new(Shared {
+            threads,
+            spin: threads <= crate::solver::available_threads(),
+            arrived: AtomicUsize::new(0),
+            round: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            finished: AtomicUsize::new(0),
+            quit: AtomicBool::new(false),
+            poisoned: AtomicBool::new(false),
+            panic: Mutex::new(None),
+            lock: Mutex::new(()),
+            wake: Condvar::new(),
+            job: AtomicPtr::new(std::ptr::null_mut()),
+        });
+        let workers = (1..threads)
+            .map(|index| {
+                let shared = Arc::clone(&shared);
+                std::thread::Builder::new()
+                    .name(format!("catenary-solver-{index}"))
+                    .spawn(move || worker(&shared, index))
+                    .expect("the OS starts a solver thread")
+            })
+            .collect();
+        Self {
+            shared,
+            workers,
+            running: Mutex::new(()),
+        }
+    }
+
+    /// Threads in the team, the caller included.
+    pub fn size(&self) -> usize {
+        self.workers.len() + 1
+    }
+
+    /// Runs `job` on every thread of the pool and waits for all of them;
+    /// re-raises the first panic of any thread once none runs the job.
+    pub fn run(&self, job: &(dyn Fn(&Team) + Sync + '_)) {
+        let _one_at_a_time = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let s = &*self.shared;
+        // SAFETY: workers see the job only after the new generation
+        // (Release/Acquire) and use it only until they bump `finished`,
+        // which this call waits for — also when a thread panics — so the
+        // borrow outlives every use and erasing its lifetime is sound.
+        let mut slot: *const Job =
+            unsafe { std::mem::transmute::<&(dyn Fn(&Team) + Sync + '_), &'static Job>(job) };
+        s.job.store(&mut slot, Ordering::Relaxed);
+        s.finished.store(0, Ordering::Relaxed);
+        s.generation.fetch_add(1, Ordering::Release);
+        for w in &self.workers {
+            w.thread().unpark();
+        }
+        let team = Team {
+            index: 0,
+            size: self.size(),
+            shared: Some(s),
+        };
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
+            s.poison(payload);
+        }
+        s.wait_until(|| s.finished.load(Ordering::Acquire) == self.workers.len());
+        s.job.store(std::ptr::null_mut(), Ordering::Relaxed);
+        if s.poisoned.swap(false, Ordering::AcqRel) {
+            s.arrived.store(0, Ordering::Relaxed);
+            let payload = s.panic.lock().unwrap_or_else(|e| e.into_inner()).take();
+            resume_unwind(payload.unwrap_or_else(|| Box::new("a solver thread panicked")));
+        }
+    }
+}
+
+fn worker(s: &Shared, index: usize) {
+    let mut seen = 0;
+    loop {
+        let mut spins = 0u32;
+        loop {
+            if s.quit.load(Ordering::Acquire) {
+                return;
+            }
+            if s.generation.load(Ordering::Acquire) != seen {
+                break;
+            }
+            if s.spin && spins < 20_000 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                // `run` unparks after bumping the generation; an unpark
+                // that comes first makes this return at once.
+                std::thread::park();
+            }
+        }
+        seen = s.generation.load(Ordering::Acquire);
+        // SAFETY: `run` published the slot before bumping the generation
+        // and keeps it and the job alive until every worker has bumped
+        // `finished`, which happens after this call.
+        let job: &Job = unsafe { &**s.job.load(Ordering::Relaxed) };
+        let team = Team {
+            index,
+            size: s.threads,
+            shared: Some(s),
+        };
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
+            s.poison(payload);
+        }
+        s.finished.fetch_add(1, Ordering::Release);
+        s.notify();
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.shared.quit.store(true, Ordering::Release);
+        for w in self.workers.drain(..) {
+            w.thread().unpark();
+            let _ = w.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicU64;
+
+    #[test]
+    fn every_thread_runs_the_job_and_the_barrier_orders_phases() {
+        for threads in [1, 2, 4] {
+            let pool = Pool::new(threads);
+            let counter = AtomicU64::new(0);
+            let seen_after_sync = AtomicU64::new(0);
+            for _ in 0..100 {
+                counter.store(0, Ordering::SeqCst);
+                pool.run(&|team: &Team| {
+                    counter.fetch_add(1, Ordering::SeqCst);
+                    team.sync();
+                    seen_after_sync.fetch_max(counter.load(Ordering::SeqCst), Ordering::SeqCst);
+                    assert_eq!(counter.load(Ordering::SeqCst), threads as u64);
+                });
+            }
+            assert_eq!(seen_after_sync.load(Ordering::SeqCst), threads as u64);
+        }
+    }
+
+    #[test]
+    fn a_panic_on_any_thread_reaches_the_caller_and_the_pool_still_works() {
+        for threads in [2, 4] {
+            let pool = Pool::new(threads);
+            for culprit in [0, threads - 1] {
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    pool.run(&|team: &Team| {
+                        team.sync();
+                        if team.index == culprit {
+                            panic!("share {culprit} fails");
+                        }
+                        team.sync();
+                        team.sync();
+                    })
+                }));
+                let payload = result.expect_err("the panic must reach the caller");
+                let text = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+                assert_eq!(text, format!("share {culprit} fails"));
+                let ran = AtomicU64::new(0);
+                pool.run(&|team: &Team| {
+                    team.sync();
+                    ran.fetch_add(1, Ordering::SeqCst);
+                });
+                assert_eq!(ran.load(Ordering::SeqCst), threads as u64);
+            }
+        }
+    }
+}
