@@ -104,7 +104,10 @@ fn parse_in(s: &str, bounds: limits::Bounds) -> Result<f32, String> {
     if bounds.contains(v) {
         Ok(v)
     } else {
-        Err(format!("{s} is outside the accepted range {}", bounds.describe()))
+        Err(format!(
+            "{s} is outside the accepted range {}",
+            bounds.describe()
+        ))
     }
 }
 

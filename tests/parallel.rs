@@ -51,6 +51,7 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("rope_pile", scene_world("rope_pile.ron")),
         ("hammock", scene_world("hammock.ron")),
         ("star", star()),
+        ("free hub", free_hub(100, 0.01)),
     ];
     for (name, w) in worlds {
         let one = run(w.clone(), 1, 90);
@@ -118,4 +119,97 @@ fn colourings_stay_valid_through_tearing_pins_and_new_constraints() {
     assert_sane(&w, 100.0);
     let star = run(star(), 2, 10);
     assert!(star.constraints.colouring_is_valid(star.particles.len()));
+}
+
+/// A free 1 kg hub hanging from `n` links of compliance α to pinned
+/// anchors on a ring of radius 0.5 m, 1 m above it.
+fn free_hub(n: usize, alpha: f32) -> World {
+    let anchors: Vec<String> = (0..n)
+        .map(|i| {
+            let a = i as f32 / n as f32 * std::f32::consts::TAU;
+            format!(
+                "(position: ({}, 1.0, {}), pinned: true)",
+                0.5 * a.cos(),
+                0.5 * a.sin()
+            )
+        })
+        .collect();
+    let links: Vec<String> = (1..=n)
+        .map(|i| format!("(a: 0, b: {i}, compliance: {alpha})"))
+        .collect();
+    world(&format!(
+        "Scene(solver: (air_drag: 5.0), bodies: [Mesh(particles: [(position: (0.0, 0.0, 0.0), mass: 1.0), {}], links: [{}])])",
+        anchors.join(", "),
+        links.join(", ")
+    ))
+}
+
+#[test]
+fn a_free_hub_on_more_links_than_colours_sags_as_the_analytic_spring_network() {
+    // 100 links: 63 in colours, 37 in the overflow batch, all at the hub.
+    let (n, alpha, m, g) = (100, 0.01f32, 1.0f32, 9.81f32);
+    let (h, l0) = (1.0f32, 1.25f32.sqrt());
+    // Each link's vertical stiffness is (H/L₀)²/α, so the sag is m·g·α·L₀²/(N·H²).
+    let expected = m * g * alpha * l0 * l0 / (n as f32 * h * h);
+    let w = run(free_hub(n, alpha), 1, 600);
+    let hub = w.particles.pos[0];
+    println!(
+        "sag {:.4} mm (analytic {:.4} mm), sideways {:.2e} mm",
+        -hub.y * 1e3,
+        expected * 1e3,
+        hub.with_y(0.0).length() * 1e3
+    );
+    // 2%: the anchors' ring is symmetric, so only the small-sag
+    // linearisation (sag/L₀ ≈ 0.1%) and f32 rounding remain.
+    assert!((-hub.y / expected - 1.0).abs() < 0.02, "sag {}", -hub.y);
+    assert!(hub.with_y(0.0).length() < 5e-5, "drifted sideways to {hub}");
+    // The lanes are a speed-up only: forcing them off gives the same bits.
+    catenary::solver::set_simd_enabled(false);
+    let scalar = run(free_hub(n, alpha), 2, 600);
+    catenary::solver::set_simd_enabled(true);
+    assert!(scalar.particles.pos == w.particles.pos);
+}
+
+/// FNV-1a over the bit patterns of every position.
+fn position_hash(w: &World) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for p in &w.particles.pos {
+        for x in p.to_array() {
+            for byte in x.to_bits().to_le_bytes() {
+                hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+/// The positions after 300 frames, hashed, must match these constants on
+/// every machine and for every thread count. An intended change of the
+/// physics changes them: run this test with `--nocapture`, check the new
+/// behaviour by the physics tests, and paste the printed hashes here.
+const GOLDEN: [(&str, u64); 4] = [
+    ("tearing.ron", 0x61e91fee8cf88c0c),
+    ("waves.ron", 0x19aa293961d3e99d),
+    ("rope_pile.ron", 0x7f14c5ee2f621e0d),
+    ("rope_bridge.ron", 0x858e33f6f77d4448),
+];
+
+#[test]
+fn golden_hashes_of_four_scenes_hold_for_1_2_and_4_threads() {
+    let mut wrong = Vec::new();
+    for (name, golden) in GOLDEN {
+        let hashes: Vec<u64> = [1, 2, 4]
+            .iter()
+            .map(|&t| position_hash(&run(scene_world(name), t, 300)))
+            .collect();
+        println!("(\"{name}\", {:#018x}),", hashes[0]);
+        assert!(
+            hashes.iter().all(|&h| h == hashes[0]),
+            "{name}: {hashes:x?}"
+        );
+        if hashes[0] != golden {
+            wrong.push(name);
+        }
+    }
+    assert!(wrong.is_empty(), "hashes changed for {wrong:?}");
 }

@@ -289,6 +289,16 @@ fn collider(c: &ColliderDef) -> Collider {
     }
 }
 
+/// `axis` scaled to length 1, computed in f64 so that neither a tiny
+/// (1e−23) nor a huge (3e38) finite axis underflows or overflows.
+fn unit_axis(axis: V3) -> Vec3 {
+    let [x, y, z] = axis.map(f64::from);
+    let scale = x.abs().max(y.abs()).max(z.abs());
+    let (x, y, z) = (x / scale, y / scale, z / scale);
+    let len = (x * x + y * y + z * z).sqrt();
+    Vec3::new((x / len) as f32, (y / len) as f32, (z / len) as f32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,14 +319,4 @@ mod tests {
             assert!(pts[n / 2].y < 0.0, "sags along gravity");
         }
     }
-}
-
-/// `axis` scaled to length 1, computed in f64 so that neither a tiny
-/// (1e−23) nor a huge (3e38) finite axis underflows or overflows.
-fn unit_axis(axis: V3) -> Vec3 {
-    let [x, y, z] = axis.map(f64::from);
-    let scale = x.abs().max(y.abs()).max(z.abs());
-    let (x, y, z) = (x / scale, y / scale, z / scale);
-    let len = (x * x + y * y + z * z).sqrt();
-    Vec3::new((x / len) as f32, (y / len) as f32, (z / len) as f32)
 }

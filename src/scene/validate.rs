@@ -32,7 +32,10 @@ impl Checker {
             };
             self.fail(
                 field,
-                format!("{shown} is outside the accepted range {}", bounds.describe()),
+                format!(
+                    "{shown} is outside the accepted range {}",
+                    bounds.describe()
+                ),
             );
         }
         ok
@@ -44,10 +47,7 @@ impl Checker {
         if !ok {
             self.fail(
                 field,
-                format!(
-                    "{v:?}: each component must be within {}",
-                    bounds.describe()
-                ),
+                format!("{v:?}: each component must be within {}", bounds.describe()),
             );
         }
         ok
@@ -69,7 +69,10 @@ impl Checker {
     fn index(&mut self, field: &str, i: i64, len: u64) -> Option<usize> {
         let resolved = resolve_index(i, len);
         if len == 0 {
-            self.fail(field, format!("index {i}: the list it points into is empty"));
+            self.fail(
+                field,
+                format!("index {i}: the list it points into is empty"),
+            );
         } else if resolved.is_none() {
             self.fail(
                 field,
@@ -129,8 +132,24 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
     let cam = &scene.camera;
     c.v3("camera.target", cam.target, COORDINATE);
     c.num("camera.distance", cam.distance, CAMERA_DISTANCE);
-    c.num("camera.yaw", cam.yaw, Bounds { min: -360.0, max: 360.0, unit: "°" });
-    c.num("camera.pitch", cam.pitch, Bounds { min: -89.0, max: 89.0, unit: "°" });
+    c.num(
+        "camera.yaw",
+        cam.yaw,
+        Bounds {
+            min: -360.0,
+            max: 360.0,
+            unit: "°",
+        },
+    );
+    c.num(
+        "camera.pitch",
+        cam.pitch,
+        Bounds {
+            min: -89.0,
+            max: 89.0,
+            unit: "°",
+        },
+    );
     c.problems
 }
 
@@ -223,8 +242,16 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {
         }
     }
     c.num(&format!("{f}.mass"), cl.mass, MASS);
-    c.num(&format!("{f}.stretch_compliance"), cl.stretch_compliance, COMPLIANCE);
-    c.num(&format!("{f}.shear_compliance"), cl.shear_compliance, COMPLIANCE);
+    c.num(
+        &format!("{f}.stretch_compliance"),
+        cl.stretch_compliance,
+        COMPLIANCE,
+    );
+    c.num(
+        &format!("{f}.shear_compliance"),
+        cl.shear_compliance,
+        COMPLIANCE,
+    );
     if let Some(b) = cl.bend_compliance {
         c.num(&format!("{f}.bend_compliance"), b, COMPLIANCE);
     }
@@ -245,7 +272,11 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {
 fn mesh(c: &mut Checker, f: &str, m: &MeshDef) {
     let n = m.particles.len() as u64;
     for (k, p) in m.particles.iter().enumerate() {
-        c.v3(&format!("{f}.particles[{k}].position"), p.position, COORDINATE);
+        c.v3(
+            &format!("{f}.particles[{k}].position"),
+            p.position,
+            COORDINATE,
+        );
         c.num(&format!("{f}.particles[{k}].mass"), p.mass, MASS);
     }
     for (k, l) in m.links.iter().enumerate() {
@@ -257,7 +288,11 @@ fn mesh(c: &mut Checker, f: &str, m: &MeshDef) {
                 "a link needs two different particles",
             );
         }
-        c.num(&format!("{f}.links[{k}].compliance"), l.compliance, COMPLIANCE);
+        c.num(
+            &format!("{f}.links[{k}].compliance"),
+            l.compliance,
+            COMPLIANCE,
+        );
         if let Some(rest) = l.rest {
             c.num(&format!("{f}.links[{k}].rest"), rest, REST);
         }
@@ -311,7 +346,10 @@ fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
         frequency,
     } = d.motion;
     if axis.iter().any(|x| !x.is_finite()) {
-        c.fail(format!("{f}.motion.axis"), format!("{axis:?} must be finite numbers"));
+        c.fail(
+            format!("{f}.motion.axis"),
+            format!("{axis:?} must be finite numbers"),
+        );
     } else if axis.iter().all(|&x| x == 0.0) {
         c.fail(format!("{f}.motion.axis"), "must be non-zero");
     }

@@ -42,9 +42,10 @@ pub enum Collider {
 }
 
 impl Collider {
-    /// Outward normal and penetration depth of a particle at `x` with radius `r`,
-    /// or `None` when it does not touch.
-    fn contact(&self, x: Vec3, r: f32) -> Option<(Vec3, f32)> {
+    /// Outward normal and penetration depth of a particle at `x` with radius `r`
+    /// that was at `prev` at the start of the substep, or `None` when it
+    /// does not touch.
+    fn contact(&self, x: Vec3, prev: Vec3, r: f32) -> Option<(Vec3, f32)> {
         match *self {
             Collider::Ground { height, .. } => {
                 let depth = height + r - x.y;
@@ -73,8 +74,13 @@ impl Collider {
                     let depth = r - dist;
                     return (depth > 0.0).then_some((outside / dist, depth));
                 }
-                // Inside the box: leave through the nearest face.
-                let gap = half_extents - local.abs();
+                // Inside the box: leave through the face nearest to where
+                // the particle was at the start of the substep (the face
+                // it came through), not to where it is now — a particle
+                // that crossed more than half the box in one substep would
+                // otherwise be pushed out of the far side.
+                let from = prev - center;
+                let gap = half_extents - from.abs();
                 let axis = if gap.x <= gap.y && gap.x <= gap.z {
                     Vec3::X
                 } else if gap.y <= gap.z {
@@ -82,8 +88,9 @@ impl Collider {
                 } else {
                     Vec3::Z
                 };
-                let sign = if local.dot(axis) < 0.0 { -1.0 } else { 1.0 };
-                Some((axis * sign, gap.dot(axis) + r))
+                let sign = if from.dot(axis) < 0.0 { -1.0 } else { 1.0 };
+                let depth = half_extents.dot(axis) - sign * local.dot(axis) + r;
+                Some((axis * sign, depth))
             }
         }
     }
@@ -99,7 +106,7 @@ impl Collider {
     /// Resolves one particle against this collider (see the module doc):
     /// `delta` is its displacement this substep from `prev`.
     pub(crate) fn resolve(&self, prev: Vec3, delta: &mut Vec3, r: f32) {
-        let Some((n, depth)) = self.contact(prev + *delta, r) else {
+        let Some((n, depth)) = self.contact(prev + *delta, prev, r) else {
             return;
         };
         let moved = *delta + n * depth;
@@ -130,6 +137,23 @@ mod tests {
         b.resolve(start, &mut delta, 0.05);
         assert!(
             (delta - Vec3::new(0.15, 0.0, 0.0)).length() < 1e-6,
+            "{delta}"
+        );
+    }
+
+    #[test]
+    fn a_particle_that_crossed_most_of_a_box_in_one_substep_leaves_where_it_came_in() {
+        let b = Collider::Box {
+            center: Vec3::ZERO,
+            half_extents: Vec3::ONE,
+            friction: 0.0,
+        };
+        // From above the top face to 0.2 m above the bottom one.
+        let start = Vec3::new(0.1, 1.5, 0.0);
+        let mut delta = Vec3::new(0.0, -2.3, 0.0);
+        b.resolve(start, &mut delta, 0.0);
+        assert!(
+            (start + delta - Vec3::new(0.1, 1.0, 0.0)).length() < 1e-6,
             "{delta}"
         );
     }

@@ -372,6 +372,18 @@ impl World {
             .sum()
     }
 
+    /// Elastic energy Σ ½·α·T² of the compliant constraints, T = |λ|/h²
+    /// their tension in the last substep (J); 0 in PBD, which has no α.
+    pub fn elastic_energy(&self) -> f64 {
+        if self.settings.method == Method::Pbd {
+            return 0.0;
+        }
+        self.constraints
+            .iter()
+            .map(|l| 0.5 * l.compliance as f64 * (self.tension(l.lambda) as f64).powi(2))
+            .sum()
+    }
+
     /// Constraint projections per frame with the current settings.
     pub fn projections_per_frame(&self) -> u64 {
         self.constraints.len() as u64

@@ -82,3 +82,24 @@ impl Drop for TempDir {
         }
     }
 }
+
+/// Steps `frames` frames of an undriven world and asserts that its
+/// mechanical energy (kinetic + gravitational + elastic) never rises by
+/// more than `tolerance` joules from one frame to the next; returns the
+/// world. The first step only makes λ, and so the elastic part, known.
+pub fn assert_energy_never_rises(mut world: World, frames: usize, tolerance: f64) -> World {
+    let energy = |w: &World| w.kinetic_energy() + w.potential_energy() + w.elastic_energy();
+    world.step();
+    let mut last = energy(&world);
+    for frame in 1..frames {
+        world.step();
+        let e = energy(&world);
+        assert!(
+            e <= last + tolerance,
+            "energy rose at frame {frame}: {last} J → {e} J"
+        );
+        last = e;
+    }
+    assert_sane(&world, 1e4);
+    world
+}

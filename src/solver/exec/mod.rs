@@ -20,8 +20,8 @@ mod pool;
 mod simd;
 mod step;
 
-pub use kernel::set_simd_enabled;
 pub(crate) use kernel::RawBatch;
+pub use kernel::set_simd_enabled;
 pub(crate) use pool::Pool;
 
 use super::{Method, World};
@@ -36,7 +36,9 @@ pub(crate) fn step_frame(world: &mut World) {
     world.constraints.raw(&mut world.raw_batches);
     world.contacts.fit(world.particles.len());
     let p = &mut world.particles;
-    let held = world.grab.map(|g| (g.particle, p.pos[g.particle], g.target));
+    let held = world
+        .grab
+        .map(|g| (g.particle, p.pos[g.particle], g.target));
     let frame = step::Frame {
         settings: s,
         prepare,

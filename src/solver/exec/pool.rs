@@ -84,8 +84,7 @@ impl Shared {
             self.notify();
         } else {
             self.wait_until(|| {
-                self.round.load(Ordering::Acquire) != round
-                    || self.poisoned.load(Ordering::Acquire)
+                self.round.load(Ordering::Acquire) != round || self.poisoned.load(Ordering::Acquire)
             });
         }
         if self.poisoned.load(Ordering::Acquire) {
@@ -319,7 +318,10 @@ mod tests {
                     })
                 }));
                 let payload = result.expect_err("the panic must reach the caller");
-                let text = payload.downcast_ref::<String>().cloned().unwrap_or_default();
+                let text = payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .unwrap_or_default();
                 assert_eq!(text, format!("share {culprit} fails"));
                 let ran = AtomicU64::new(0);
                 pool.run(&|team: &Team| {
