@@ -6,6 +6,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
+/// `println!` that returns the error instead of panicking, so a closed
+/// pipe (`catenary run … | head`) ends the command quietly (see `main`).
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    };
+}
+
 use crate::scene::{self, Scene};
 use crate::solver::World;
 
@@ -86,18 +94,18 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
     }
     let wall = started.elapsed();
     let s = &world.settings;
-    println!("scene: {} ({})", path.display(), scene.name);
-    println!(
+    say!("scene: {} ({})", path.display(), scene.name)?;
+    say!(
         "{}  method: {:?}  substeps: {}  iterations: {}  dt: {} s",
         sizes(&world),
         s.method,
         s.substeps,
         s.iterations,
         s.dt
-    );
+    )?;
     let projections = world.projections_per_frame() as f64 * opts.frames as f64;
     let step_s = stepping.as_secs_f64();
-    println!(
+    say!(
         "frames: {}  wall time: {:.3} s  ms/frame: {:.4}  projections/s: {:.3e}",
         opts.frames,
         wall.as_secs_f64(),
@@ -107,14 +115,14 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         } else {
             0.0
         }
-    );
-    println!(
+    )?;
+    say!(
         "final: max strain {:.4}%  max tension {:.4} N  kinetic {:.6} J  potential {:.6} J",
         100.0 * world.max_strain(),
         world.max_tension(),
         world.kinetic_energy(),
         world.potential_energy()
-    );
+    )?;
     Ok(())
 }
 
@@ -129,18 +137,20 @@ fn sizes(world: &World) -> String {
     )
 }
 
-/// CSV `frame,body,particle,x,y,z` (DESIGN §4).
+/// CSV `frame,body,particle,x,y,z` (DESIGN §4), written to a temp file
+/// beside the target and renamed onto it at the end, so a full disk or an
+/// interrupted run never leaves a partial CSV under the asked-for name.
 struct CsvWriter {
     path: PathBuf,
-    out: std::io::BufWriter<std::fs::File>,
+    out: std::io::BufWriter<scene::TempFile>,
 }
 
 impl CsvWriter {
     fn create(path: &Path) -> Result<Self> {
-        let file = std::fs::File::create(path)
-            .with_context(|| format!("{}: cannot create", path.display()))?;
+        let file = scene::TempFile::create(path)?;
         let mut out = std::io::BufWriter::new(file);
-        writeln!(out, "frame,body,particle,x,y,z")?;
+        writeln!(out, "frame,body,particle,x,y,z")
+            .with_context(|| format!("{}: cannot write", path.display()))?;
         Ok(Self {
             path: path.to_path_buf(),
             out,
@@ -158,27 +168,30 @@ impl CsvWriter {
         Ok(())
     }
 
-    fn finish(mut self) -> Result<()> {
-        self.out
-            .flush()
-            .with_context(|| format!("{}: cannot write", self.path.display()))
+    fn finish(self) -> Result<()> {
+        let file = self
+            .out
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("{}: cannot write", self.path.display()))?;
+        Ok(file.commit()?)
     }
 }
 
 /// `catenary check`: validates every file, prints every error; false if any failed.
-pub fn check(paths: &[PathBuf]) -> bool {
+pub fn check(paths: &[PathBuf]) -> Result<bool> {
     let mut ok = true;
     for path in paths {
         match scene::load(path) {
             Ok(scene) => {
                 let world = scene.build();
-                println!(
+                say!(
                     "ok: {} ({}: {} particles, {} constraints)",
                     path.display(),
                     scene.name,
                     world.particles.len(),
                     world.constraints.len()
-                );
+                )?;
             }
             Err(errors) => {
                 ok = false;
@@ -188,7 +201,7 @@ pub fn check(paths: &[PathBuf]) -> bool {
             }
         }
     }
-    ok
+    Ok(ok)
 }
 
 /// What `catenary bench` simulates.
@@ -233,19 +246,19 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let per_frame = world.projections_per_frame() as f64;
-    println!(
+    say!(
         "cloth {n}×{n}: {}  substeps: {}  iterations: 1  frames: {}",
         sizes(&world),
         opts.substeps,
         opts.frames,
         n = opts.size,
-    );
-    println!(
+    )?;
+    say!(
         "ms/frame (median): {:.3}  min: {:.3}  max: {:.3}",
         median * 1e3,
         times[0] * 1e3,
         times[times.len() - 1] * 1e3
-    );
-    println!("projections/s: {:.4e}", per_frame / median);
+    )?;
+    say!("projections/s: {:.4e}", per_frame / median)?;
     Ok(())
 }

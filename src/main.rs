@@ -2,6 +2,8 @@
 
 #![deny(unsafe_code)]
 
+mod display;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,7 +25,7 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     dump_state: Option<PathBuf>,
     /// Window automation: save a PNG of the window to FILE (see --screenshot-after).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE.png", value_parser = parse_png)]
     screenshot: Option<PathBuf>,
     /// Seconds after start for --screenshot.
     #[arg(
@@ -94,6 +96,16 @@ enum Command {
     },
 }
 
+fn parse_png(s: &str) -> Result<PathBuf, String> {
+    if s.to_ascii_lowercase().ends_with(".png") {
+        Ok(PathBuf::from(s))
+    } else {
+        Err(format!(
+            "{s}: screenshots are PNG files: give a name ending in .png"
+        ))
+    }
+}
+
 fn parse_method(s: &str) -> Result<Method, String> {
     Method::from_name(s).ok_or_else(|| format!("`{s}` is not a method: accepted pbd | xpbd"))
 }
@@ -145,19 +157,14 @@ fn main() -> ExitCode {
             substeps,
             threads: threads.map_or_else(catenary::solver::available_threads, |t| t as usize),
         }),
-        Some(Command::Check { scenes }) => {
-            return if headless::check(&scenes) {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            };
-        }
+        Some(Command::Check { scenes }) => match headless::check(&scenes) {
+            Ok(false) => return ExitCode::FAILURE,
+            other => other.map(|_| ()),
+        },
         None => {
-            if std::env::var_os("DISPLAY").is_none()
-                && std::env::var_os("WAYLAND_DISPLAY").is_none()
-            {
+            if let Err(why) = display::check() {
                 eprintln!(
-                    "error: no display (DISPLAY and WAYLAND_DISPLAY are unset): the sandbox needs a window; \
+                    "error: {why}: the sandbox needs a window; \
                      headless use: `catenary run SCENE.ron` or `catenary check SCENE.ron`"
                 );
                 return ExitCode::FAILURE;
@@ -173,12 +180,33 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`catenary run … | head`): nothing to say.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             // Every line of a multi-error report gets the prefix, as in `check`.
-            for line in format!("{e:#}").lines() {
+            for line in report(&e).lines() {
                 eprintln!("error: {line}");
             }
             ExitCode::FAILURE
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// The error and its causes, skipping a cause the message already quotes
+/// (scene errors include their OS error in their own text).
+fn report(e: &anyhow::Error) -> String {
+    let mut text = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }

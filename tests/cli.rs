@@ -287,3 +287,84 @@ fn without_a_display_the_window_says_so_and_exits_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no display"));
 }
+
+#[test]
+fn a_display_that_cannot_be_opened_is_an_error_not_a_panic() {
+    for display in [":987", "", "nohost.invalid:3"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_catenary"))
+            .env("DISPLAY", display)
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "DISPLAY={display}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_run_and_check_quietly() {
+    use std::process::Stdio;
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pendulum.ron");
+    for args in [
+        vec!["run", scene.to_str().unwrap()],
+        vec!["check", scene.to_str().unwrap()],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_catenary"))
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader goes away at once
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn files_that_are_not_scenes_or_not_writable_fail_cleanly() {
+    let dir = TempDir::new("io-edges");
+    // A byte-order mark is accepted.
+    let bom = dir.join("bom.ron");
+    std::fs::write(&bom, "\u{feff}Scene(name: \"bom\")").unwrap();
+    assert!(catenary(&["check", bom.to_str().unwrap()]).status.success());
+    // A device is not read (it would never end).
+    let out = catenary(&["check", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+    // Output to a directory is refused up front and leaves no temp file.
+    let target = format!("{}/", dir.display());
+    let out = catenary(&[
+        "run",
+        bom.to_str().unwrap(),
+        "--frames",
+        "1",
+        "--out",
+        &target,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let left: Vec<_> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    // Every line of a multi-error report is an error line.
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Scene(solver: (dt: 0.0, substeps: 0))").unwrap();
+    let out = catenary(&["run", bad.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(err.lines().all(|l| l.starts_with("error: ")), "{err}");
+    assert!(err.contains("[1e-6, 1] s"), "{err}");
+}

@@ -18,6 +18,8 @@ use std::time::Instant;
 use egui_macroquad::egui;
 use macroquad::prelude::*;
 
+use image::ImageEncoder;
+
 use crate::scene::{self, Scene};
 use crate::solver::World;
 use camera::OrbitCamera;
@@ -69,7 +71,10 @@ async fn main_loop(options: Options) {
             && !app.screenshot_taken
         {
             if let Err(e) = save_screenshot(path) {
-                eprintln!("error: {}: cannot save the screenshot: {e}", path.display());
+                eprintln!(
+                    "error: {}: cannot save the screenshot: {e:#}",
+                    path.display()
+                );
             }
             app.screenshot_taken = true;
         }
@@ -140,6 +145,8 @@ pub struct App {
     ui_has_keyboard: bool,
     panel: panel::PanelState,
     screenshot_taken: bool,
+    /// A `--dump-state` write failed (reported once).
+    dump_failed: std::cell::Cell<bool>,
 }
 
 impl App {
@@ -170,6 +177,7 @@ impl App {
             ui_has_keyboard: false,
             panel: panel::PanelState::new(options.scene.as_deref()),
             screenshot_taken: false,
+            dump_failed: Default::default(),
         };
         if let Some(path) = &options.scene {
             app.open(path);
@@ -397,15 +405,29 @@ impl App {
             let pinned = self.world.particles.is_pinned(i) as u8;
             let _ = writeln!(s, "{i} {} {} {} {} {} {pinned}", p.x, p.y, p.z, sc.x, sc.y);
         }
-        let tmp = path.with_extension("tmp");
-        if std::fs::write(&tmp, s).is_ok() {
-            let _ = std::fs::rename(&tmp, path);
+        let written = scene::TempFile::create(path).and_then(|mut f| {
+            use std::io::Write;
+            f.write_all(s.as_bytes())
+                .map_err(|source| scene::SceneError::Io {
+                    path: path.to_path_buf(),
+                    action: "cannot write",
+                    source,
+                })?;
+            f.commit()
+        });
+        // Said once, not five times a second.
+        if let Err(e) = written
+            && !self.dump_failed.replace(true)
+        {
+            eprintln!("error: --dump-state: {e}");
         }
     }
 }
 
-/// Saves the window as a PNG (macroquad's own `export_png` panics on errors).
-fn save_screenshot(path: &Path) -> Result<(), image::ImageError> {
+/// Saves the window as a PNG (macroquad's own `export_png` panics on
+/// errors), encoded in memory and written through a temp file, so a
+/// failure leaves no empty or partial file.
+fn save_screenshot(path: &Path) -> anyhow::Result<()> {
     let shot = get_screen_data();
     let (w, h) = (shot.width as usize, shot.height as usize);
     // The framebuffer is stored bottom row first.
@@ -413,7 +435,16 @@ fn save_screenshot(path: &Path) -> Result<(), image::ImageError> {
         .rev()
         .flat_map(|y| shot.bytes[y * w * 4..(y + 1) * w * 4].iter().copied())
         .collect();
-    image::save_buffer(path, &rows, w as u32, h as u32, image::ColorType::Rgba8)
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png).write_image(
+        &rows,
+        w as u32,
+        h as u32,
+        image::ColorType::Rgba8,
+    )?;
+    let mut file = scene::TempFile::create(path)?;
+    std::io::Write::write_all(&mut file, &png)?;
+    Ok(file.commit()?)
 }
 
 /// The world of `scene`, solved on as many cores as its size makes worth it.

@@ -27,6 +27,8 @@ fn ron_options() -> ron::Options {
 
 /// Parses and validates scene text; `path` is only used in messages.
 pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneErrors> {
+    // Editors on some systems start UTF-8 files with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let scene: Scene = ron_options().from_str(text).map_err(|e| {
         SceneErrors(vec![SceneError::Parse {
             path: path.to_path_buf(),
@@ -39,15 +41,32 @@ pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneErrors> {
     Ok(scene)
 }
 
-/// Reads, parses and validates a scene file.
+/// Largest scene file read (bytes): far more than the 2,000,000-particle
+/// limit needs, and a bound on what a mistaken path (`/dev/zero`) can cost.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Reads, parses and validates a scene file: a regular file of at most
+/// [`MAX_FILE_BYTES`] (a FIFO or device would block or never end).
 pub fn load(path: &Path) -> Result<Scene, SceneErrors> {
-    let text = std::fs::read_to_string(path).map_err(|source| {
+    let fail = |source: std::io::Error| {
         SceneErrors(vec![SceneError::Io {
             path: path.to_path_buf(),
             action: "cannot read",
             source,
         }])
-    })?;
+    };
+    let meta = std::fs::metadata(path).map_err(fail)?;
+    let invalid = |why: String| fail(std::io::Error::new(std::io::ErrorKind::InvalidInput, why));
+    if !meta.is_file() {
+        return Err(invalid("not a regular file".into()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(invalid(format!(
+            "{} bytes: scene files of at most {MAX_FILE_BYTES} bytes are read",
+            meta.len()
+        )));
+    }
+    let text = std::fs::read_to_string(path).map_err(fail)?;
     parse(&text, path)
 }
 
@@ -135,23 +154,90 @@ impl Scene {
 }
 
 /// Writes `scene` to `path` atomically: a temp file beside it, then a rename,
-/// so a crash never leaves half a file.
+/// so a crash never leaves half a file, and a failure leaves no temp file.
 pub fn save(path: &Path, scene: &Scene) -> Result<(), SceneError> {
-    let io_err = |action, source| SceneError::Io {
-        path: path.to_path_buf(),
-        action,
-        source,
-    };
-    let mut tmp = PathBuf::from(path);
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".tmp");
-    tmp.set_file_name(name);
-    {
-        use std::io::Write;
-        let mut f = std::fs::File::create(&tmp).map_err(|e| io_err("cannot write", e))?;
-        f.write_all(scene.to_ron().as_bytes())
-            .and_then(|_| f.sync_all())
-            .map_err(|e| io_err("cannot write", e))?;
+    use std::io::Write;
+    let mut file = TempFile::create(path)?;
+    file.write_all(scene.to_ron().as_bytes())
+        .map_err(|source| SceneError::Io {
+            path: path.to_path_buf(),
+            action: "cannot write",
+            source,
+        })?;
+    file.commit()
+}
+
+/// A file written beside `target` as `NAME.tmp` and renamed onto it by
+/// [`TempFile::commit`]; dropped without a commit, it removes itself.
+#[derive(Debug)]
+pub struct TempFile {
+    file: Option<std::fs::File>,
+    tmp: PathBuf,
+    target: PathBuf,
+}
+
+impl TempFile {
+    /// Creates the temp file for `target`; refuses an empty path, a path
+    /// ending in `/` and an existing directory up front.
+    pub fn create(target: &Path) -> Result<Self, SceneError> {
+        let refuse = |why: &str| SceneError::Io {
+            path: target.to_path_buf(),
+            action: "cannot write",
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_string()),
+        };
+        let text = target.as_os_str().to_string_lossy();
+        if text.trim().is_empty() {
+            return Err(refuse("no file name given"));
+        }
+        if text.ends_with('/') || target.is_dir() {
+            return Err(refuse("it is a directory, not a file name"));
+        }
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
+        name.push(".tmp");
+        let tmp = target.with_file_name(name);
+        let file = std::fs::File::create(&tmp).map_err(|source| SceneError::Io {
+            path: target.to_path_buf(),
+            action: "cannot write",
+            source,
+        })?;
+        Ok(Self {
+            file: Some(file),
+            tmp,
+            target: target.to_path_buf(),
+        })
     }
-    std::fs::rename(&tmp, path).map_err(|e| io_err("cannot rename the temp file onto", e))
+
+    /// Flushes to disk and renames the temp file onto the target.
+    pub fn commit(mut self) -> Result<(), SceneError> {
+        let io_err = |action, source| SceneError::Io {
+            path: self.target.clone(),
+            action,
+            source,
+        };
+        let file = self.file.take().expect("a TempFile is committed once");
+        file.sync_all().map_err(|e| io_err("cannot write", e))?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.target)
+            .map_err(|e| io_err("cannot rename the temp file onto", e))?;
+        self.tmp = PathBuf::new(); // nothing left to remove
+        Ok(())
+    }
+}
+
+impl std::io::Write for TempFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.as_mut().expect("not committed").write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().expect("not committed").flush()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        self.file.take();
+        if !self.tmp.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
