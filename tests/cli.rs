@@ -368,3 +368,34 @@ fn files_that_are_not_scenes_or_not_writable_fail_cleanly() {
     assert!(err.lines().all(|l| l.starts_with("error: ")), "{err}");
     assert!(err.contains("[1e-6, 1] s"), "{err}");
 }
+
+#[test]
+fn scaling_a_mesh_keeps_its_links_different_and_save_keeps_the_scaled_values() {
+    use catenary::scene::BodyDef;
+    use catenary::solver::LinkKind;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/rope_bridge.ron");
+    let mut s = scene::load(&path).unwrap();
+    let mut w = s.build();
+    let b = s
+        .bodies
+        .iter()
+        .position(|d| matches!(d, BodyDef::Mesh(_)))
+        .unwrap();
+    let (lo, hi) = w
+        .constraints
+        .compliance_range(b, LinkKind::Stretch)
+        .unwrap();
+    assert!(lo < hi, "the bridge mixes link compliances: {lo} {hi}");
+    let before: Vec<f32> = match &s.bodies[b] {
+        BodyDef::Mesh(m) => m.links.iter().map(|l| l.compliance).collect(),
+        _ => unreachable!(),
+    };
+    w.constraints.scale_compliance(b, LinkKind::Stretch, 2.0);
+    s.capture(&w);
+    let BodyDef::Mesh(m) = &s.bodies[b] else {
+        unreachable!()
+    };
+    for (l, old) in m.links.iter().zip(before) {
+        assert_eq!(l.compliance, old * 2.0);
+    }
+}

@@ -141,6 +141,8 @@ impl Drop for App {
 struct State {
     frames: u64,
     paused: bool,
+    /// Simulated over wall-clock seconds, smoothed (1 = real time).
+    realtime: f32,
     errors: Vec<String>,
     /// (position, screen position, pinned)
     particles: Vec<([f32; 3], [f32; 2], bool)>,
@@ -151,6 +153,7 @@ impl State {
         let mut s = State {
             frames: 0,
             paused: false,
+            realtime: 1.0,
             errors: vec![],
             particles: vec![],
         };
@@ -160,6 +163,7 @@ impl State {
             match key {
                 "frames" => s.frames = rest.parse().ok()?,
                 "paused" => s.paused = rest == "true",
+                "realtime" => s.realtime = rest.parse().ok()?,
                 "error" => s.errors.push(rest.to_string()),
                 "particles" => expected = Some(rest.parse::<usize>().ok()?),
                 k if k.parse::<usize>().is_ok() => {
@@ -360,4 +364,31 @@ fn a_broken_edit_shows_the_error_and_fixing_it_reloads() {
         invalid.errors
     );
     assert!(app.running());
+}
+
+#[test]
+fn a_scene_too_heavy_for_real_time_says_how_far_behind_it_runs() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-realtime");
+    // 1,200 particles at 1,000 substeps: far more than a frame's budget
+    // on any machine this runs on, and still a few frames a second.
+    let heavy =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/curtain.ron"))
+            .unwrap()
+            .replacen("substeps: 20", "substeps: 1000", 1);
+    assert!(heavy.contains("substeps: 1000"), "{heavy}");
+    let scene = dir.join("heavy.ron");
+    std::fs::write(&scene, heavy).unwrap();
+    let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
+    let behind = app.wait_for("the real-time ratio to fall", |s| s.realtime < 0.5);
+    println!("runs at {:.2}× real time", behind.realtime);
+    // The light still rope keeps up.
+    drop(app);
+    let scene = dir.join("still.ron");
+    std::fs::write(&scene, STILL_ROPE).unwrap();
+    let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
+    // (The ratio is smoothed over about a second; start-up frames are slow.)
+    let fine = app.wait_for("real time", |s| s.realtime > 0.95);
+    println!("the still rope runs at {:.2}× real time", fine.realtime);
 }

@@ -129,6 +129,11 @@ pub struct App {
     /// Simulated seconds per real second.
     time_scale: f32,
     accumulator: f32,
+    /// Simulated over wanted seconds, smoothed over about a second: below 1
+    /// the solver cannot keep up with the wall clock.
+    realtime: f32,
+    /// (simulated, wanted) seconds behind `realtime`.
+    paced: (f32, f32),
     frames: u64,
     /// Problems with the scene file; the last good scene keeps running.
     errors: Vec<String>,
@@ -164,6 +169,8 @@ impl App {
             paused: false,
             time_scale: 1.0,
             accumulator: 0.0,
+            realtime: 1.0,
+            paced: (0.0, 0.0),
             frames: 0,
             errors: Vec::new(),
             status: String::new(),
@@ -263,11 +270,19 @@ impl App {
         let ui_ms = t.elapsed().as_secs_f32() * 1e3;
         self.keyboard();
         let frame_dt = get_frame_time();
+        // The hand's velocity is measured in simulated time, as the grab
+        // moves the particle in simulated time: a flick in slow motion
+        // throws as hard as one at full speed.
+        let sim_dt = if self.paused {
+            0.0
+        } else {
+            frame_dt * self.time_scale
+        };
         self.mouse.update(
             &mut self.world,
             &mut self.camera,
             self.ui_has_pointer,
-            frame_dt,
+            sim_dt,
         );
         self.simulate(frame_dt);
         self.update_stats();
@@ -304,7 +319,17 @@ impl App {
             steps += 1;
         }
         if steps == 4 {
-            self.accumulator = 0.0;
+            // Behind: drop the backlog rather than snowball (the world
+            // always steps whole frames of dt, so it stays deterministic).
+            self.accumulator = self.accumulator.min(dt);
+        }
+        // Simulated and wanted seconds, each decaying with a ~1 s time
+        // constant of wall time; their ratio is the real-time factor.
+        let keep = (-frame_dt).exp();
+        self.paced.0 = self.paced.0 * keep + steps as f32 * dt;
+        self.paced.1 = self.paced.1 * keep + frame_dt * self.time_scale;
+        if self.paced.1 > 0.0 {
+            self.realtime = (self.paced.0 / self.paced.1).min(1.0);
         }
         if steps > 0 {
             smooth(
@@ -377,6 +402,7 @@ impl App {
             (free.height() * ppp).max(1.0),
         );
         self.legend(ctx);
+        self.realtime_badge(ctx);
         if self.help {
             self.help_window(ctx);
         }
@@ -392,6 +418,7 @@ impl App {
         let _ = writeln!(s, "frames {}", self.frames);
         let _ = writeln!(s, "time {}", self.world.time());
         let _ = writeln!(s, "paused {}", self.paused);
+        let _ = writeln!(s, "realtime {:.3}", self.realtime);
         let _ = writeln!(s, "scene {}", self.scene.name);
         let _ = writeln!(s, "held {:?}", self.world.grabbed());
         let _ = writeln!(s, "errors {}", self.errors.len());

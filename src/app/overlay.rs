@@ -23,6 +23,27 @@ impl App {
         });
     }
 
+    /// "0.4× real time" in the view's top-left corner while the solver
+    /// cannot keep up with the wall clock (the world then runs slower
+    /// rather than taking larger steps).
+    pub(super) fn realtime_badge(&mut self, ctx: &egui::Context) {
+        if self.paused || self.realtime > 0.95 {
+            return;
+        }
+        egui::Area::new(egui::Id::new("realtime"))
+            .anchor(egui::Align2::LEFT_TOP, egui::vec2(10.0, 10.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                ui.label(
+                    RichText::new(format!("{:.1}× real time", self.realtime))
+                        .color(Color32::from_rgb(255, 200, 90))
+                        .strong()
+                        .size(18.0),
+                )
+                .on_hover_text("the solver needs longer per frame than a frame lasts: fewer substeps or iterations make it real time");
+            });
+    }
+
     pub(super) fn legend(&mut self, ctx: &egui::Context) {
         let (title, unit) = match self.display.colour {
             ColourMode::Plain => return,

@@ -7,7 +7,7 @@ use egui_macroquad::egui::{self, RichText};
 use super::App;
 use super::render::ColourMode;
 use crate::scene::BodyDef;
-use crate::solver::{LinkKind, Method};
+use crate::solver::{LinkKind, Method, limits};
 
 /// Text fields and the scene list.
 pub struct PanelState {
@@ -204,12 +204,17 @@ impl App {
         )
         .on_hover_text("simulated seconds per frame");
         ui.add(
-            slider(&mut s.damping, 0.0..=1000.0)
+            slider(&mut s.damping, limits::DAMPING.range())
                 .logarithmic(true)
                 .max_decimals(2)
                 .text("damping β kg/s"),
         )
-        .on_hover_text("XPBD constraint damping: damps stretching, not swinging (γ = αβ/h)");
+        .on_hover_text(
+            "a dashpot along every constraint (both methods): removes the fraction \
+             β(w_a+w_b)h/(1+β(w_a+w_b)h) of each link's stretching speed per substep. \
+             Damps stretching and bending, not free swinging; never moves the rest shape \
+             and only takes energy out, at any value",
+        );
         ui.add(
             slider(&mut s.air_drag, 0.0..=20.0)
                 .logarithmic(true)
@@ -224,7 +229,7 @@ impl App {
                 ui.add(
                     egui::DragValue::new(&mut s.wind[k])
                         .speed(0.1)
-                        .range(-50.0..=50.0),
+                        .range(limits::WIND.range()),
                 );
             }
         });
@@ -256,7 +261,7 @@ impl App {
 
     fn bodies_section(&mut self, ui: &mut egui::Ui) {
         ui.label(RichText::new("Bodies").strong());
-        let mut edits: Vec<(usize, LinkKind, f32)> = Vec::new();
+        let mut edits: Vec<(usize, LinkKind, Edit)> = Vec::new();
         let mut toggles: Vec<(usize, bool)> = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let kinds: &[(LinkKind, &str)] = match def {
@@ -277,10 +282,16 @@ impl App {
                 .default_open(b < 2)
                 .show(ui, |ui| {
                     for &(kind, label) in kinds {
-                        if let Some(value) = self.world.constraints.compliance(b, kind)
-                            && let Some(v) = compliance_ui(ui, label, value)
-                        {
-                            edits.push((b, kind, v));
+                        let Some((lo, hi)) = self.world.constraints.compliance_range(b, kind)
+                        else {
+                            continue;
+                        };
+                        if lo == hi {
+                            if let Some(v) = compliance_ui(ui, label, hi) {
+                                edits.push((b, kind, Edit::Set(v)));
+                            }
+                        } else if let Some(v) = scale_ui(ui, label, hi) {
+                            edits.push((b, kind, Edit::Scale(v / hi)));
                         }
                     }
                     if !matches!(def, BodyDef::Mesh(_)) {
@@ -303,9 +314,14 @@ impl App {
                 BodyDef::Mesh(_) => {}
             }
         }
-        for (b, kind, v) in edits {
-            self.world.constraints.set_compliance(b, kind, v);
-            set_def_compliance(&mut self.scene.bodies[b], kind, v);
+        for (b, kind, edit) in edits {
+            let c = &mut self.world.constraints;
+            match edit {
+                Edit::Set(v) => c.set_compliance(b, kind, v),
+                Edit::Scale(f) => c.scale_compliance(b, kind, f),
+            }
+            // Reset keeps the edit.
+            self.scene.capture_compliances(&self.world);
         }
     }
 
@@ -401,14 +417,29 @@ impl App {
     }
 }
 
-fn set_def_compliance(def: &mut BodyDef, kind: LinkKind, v: f32) {
-    match (def, kind) {
-        (BodyDef::Rope(r), LinkKind::Stretch) => r.compliance = v,
-        (BodyDef::Rope(r), LinkKind::Bend) => r.bend_compliance = Some(v),
-        (BodyDef::Cloth(c), LinkKind::Stretch) => c.stretch_compliance = v,
-        (BodyDef::Cloth(c), LinkKind::Shear) => c.shear_compliance = v,
-        (BodyDef::Cloth(c), LinkKind::Bend) => c.bend_compliance = Some(v),
-        (BodyDef::Mesh(m), _) => m.links.iter_mut().for_each(|l| l.compliance = v),
-        _ => {}
-    }
+/// A compliance change from the panel.
+enum Edit {
+    /// Every constraint of the kind gets this compliance (m/N).
+    Set(f32),
+    /// Every constraint's compliance is multiplied by this factor.
+    Scale(f32),
+}
+
+/// A slider for links whose compliances differ: it shows the largest and
+/// scales them all by one factor, so their ratios survive.
+fn scale_ui(ui: &mut egui::Ui, label: &str, largest: f32) -> Option<f32> {
+    let mut v = largest;
+    ui.add(
+        slider(&mut v, 1e-9..=1.0)
+            .logarithmic(true)
+            .text(format!("{label} (largest)"))
+            .custom_formatter(|x, _| format!("{x:.1e}")),
+    )
+    .on_hover_text(
+        "these links have different compliances: moving the slider scales all of them \
+         by one factor (rigid links stay rigid)",
+    )
+    .changed()
+    .then_some(v)
+    .filter(|&v| v > 0.0)
 }

@@ -100,11 +100,12 @@ impl Scene {
         ))
     }
 
-    /// Copies what can change at run time — solver settings, pins and
-    /// self-collision switches —
+    /// Copies what can change at run time — solver settings, pins,
+    /// compliances and self-collision switches —
     /// from `world` (built from this scene) into the scene, so saving keeps
     /// a user's edits.
     pub fn capture(&mut self, world: &World) {
+        self.capture_compliances(world);
         self.solver = SolverDef::from(&world.settings);
         self.solver.body_collisions = world.body_collisions();
         for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
@@ -127,6 +128,45 @@ impl Scene {
                     }
                 }
                 (BodyDef::Cloth(_), _) => unreachable!("cloth bodies have cloth shapes"),
+            }
+        }
+    }
+
+    /// Copies every constraint compliance from `world` (built from this
+    /// scene) into the body definitions: ropes' and cloths' per kind, each
+    /// mesh link's own.
+    pub fn capture_compliances(&mut self, world: &World) {
+        use crate::solver::LinkKind::*;
+        let c = &world.constraints;
+        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
+            match def {
+                BodyDef::Rope(r) => {
+                    r.compliance = c.compliance(b, Stretch).unwrap_or(r.compliance);
+                    r.bend_compliance = c.compliance(b, Bend).or(r.bend_compliance);
+                }
+                BodyDef::Cloth(cl) => {
+                    cl.stretch_compliance =
+                        c.compliance(b, Stretch).unwrap_or(cl.stretch_compliance);
+                    cl.shear_compliance = c.compliance(b, Shear).unwrap_or(cl.shear_compliance);
+                    cl.bend_compliance = c.compliance(b, Bend).or(cl.bend_compliance);
+                }
+                BodyDef::Mesh(m) => {
+                    // Links by their particle pair (the world may have torn some).
+                    let mut of_pair = std::collections::HashMap::new();
+                    for l in c.iter().filter(|l| l.tag.body as usize == b) {
+                        of_pair.insert((l.a.min(l.b), l.a.max(l.b)), l.compliance);
+                    }
+                    let n = m.particles.len() as u64;
+                    for link in &mut m.links {
+                        let ends = (resolve_index(link.a, n), resolve_index(link.b, n));
+                        if let (Some(a), Some(b)) = ends {
+                            let (a, b) = (body.first + a, body.first + b);
+                            if let Some(&alpha) = of_pair.get(&(a.min(b), a.max(b))) {
+                                link.compliance = alpha;
+                            }
+                        }
+                    }
+                }
             }
         }
     }

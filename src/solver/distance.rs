@@ -292,6 +292,39 @@ impl DistanceConstraints {
         }
     }
 
+    /// Multiplies the compliance (m/N) of every constraint of `body` and
+    /// `kind` by `factor` (≥ 0), so links that differ keep their ratios.
+    pub fn scale_compliance(&mut self, body: usize, kind: LinkKind, factor: f32) {
+        debug_assert!(factor >= 0.0 && factor.is_finite());
+        self.prepared_for = None;
+        let tag = Tag {
+            body: body as u32,
+            kind,
+        };
+        for batch in &mut self.batches {
+            for (c, t) in batch.compliance.iter_mut().zip(&batch.tag) {
+                if *t == tag {
+                    *c *= factor;
+                }
+            }
+        }
+    }
+
+    /// The smallest and largest compliance of the constraints of `body`
+    /// and `kind`, if it has any.
+    pub fn compliance_range(&self, body: usize, kind: LinkKind) -> Option<(f32, f32)> {
+        let tag = Tag {
+            body: body as u32,
+            kind,
+        };
+        self.batches
+            .iter()
+            .flat_map(|b| b.tag.iter().zip(&b.compliance))
+            .filter(|(t, _)| **t == tag)
+            .map(|(_, &c)| (c, c))
+            .reduce(|(lo, hi), (c, _)| (lo.min(c), hi.max(c)))
+    }
+
     /// The compliance of the first constraint of `body` and `kind`, if any.
     pub fn compliance(&self, body: usize, kind: LinkKind) -> Option<f32> {
         let tag = Tag {
