@@ -216,44 +216,51 @@ impl Renderer {
         }
         let light = Vec3::new(0.4, 1.0, 0.6).normalize();
         let mut mesh = self.take_mesh();
-        // Rows of cells go into the mesh a band at a time so a big cloth
+        // Tiles of rows × columns go into the mesh one at a time so a big
+        // cloth — even one with a row longer than the u16 indices reach —
         // splits into draw calls of at most CHUNK vertices.
-        let mut band_start = 0;
-        while band_start + 1 < rows {
-            let band_rows = (CHUNK / cols).max(2).min(rows - band_start);
-            let base = mesh.vertices.len();
-            for r in band_start..band_start + band_rows {
-                for c in 0..cols {
-                    let i = r * cols + c;
-                    let n = self.normals[i];
-                    let front = n.dot(eye - pos[i]) >= 0.0;
-                    let (n, tint) = if front {
-                        (n, CLOTH_FRONT)
-                    } else {
-                        (-n, CLOTH_BACK)
-                    };
-                    let shade = 0.35 + 0.65 * n.dot(light).max(0.0);
-                    let colour = self.base_colour(first + i, tint, display.colour);
-                    mesh.vertices.push(vertex(pos[i], rgba(colour, shade)));
+        let tile_cols = cols.min(CHUNK / 2);
+        let mut col_start = 0;
+        while col_start + 1 < cols {
+            let width = tile_cols.min(cols - col_start);
+            let mut band_start = 0;
+            while band_start + 1 < rows {
+                let band_rows = (CHUNK / width).max(2).min(rows - band_start);
+                let base = mesh.vertices.len();
+                for r in band_start..band_start + band_rows {
+                    for c in col_start..col_start + width {
+                        let i = r * cols + c;
+                        let n = self.normals[i];
+                        let front = n.dot(eye - pos[i]) >= 0.0;
+                        let (n, tint) = if front {
+                            (n, CLOTH_FRONT)
+                        } else {
+                            (-n, CLOTH_BACK)
+                        };
+                        let shade = 0.35 + 0.65 * n.dot(light).max(0.0);
+                        let colour = self.base_colour(first + i, tint, display.colour);
+                        mesh.vertices.push(vertex(pos[i], rgba(colour, shade)));
+                    }
                 }
-            }
-            for r in 0..band_rows - 1 {
-                for c in 0..cols - 1 {
-                    let i = first + (band_start + r) * cols + c;
-                    let e = |k: usize| self.edges[k];
-                    let v = |dr: usize, dc: usize| (base + (r + dr) * cols + c + dc) as u16;
-                    if e(i) & 4 != 0 {
-                        if e(i) & 1 != 0 && e(i + 1) & 2 != 0 {
-                            mesh.indices.extend([v(0, 0), v(0, 1), v(1, 1)]);
-                        }
-                        if e(i) & 2 != 0 && e(i + cols) & 1 != 0 {
-                            mesh.indices.extend([v(0, 0), v(1, 1), v(1, 0)]);
+                for r in 0..band_rows - 1 {
+                    for dc in 0..width - 1 {
+                        let i = first + (band_start + r) * cols + col_start + dc;
+                        let e = |k: usize| self.edges[k];
+                        let v = |dr: usize, dc2: usize| (base + (r + dr) * width + dc + dc2) as u16;
+                        if e(i) & 4 != 0 {
+                            if e(i) & 1 != 0 && e(i + 1) & 2 != 0 {
+                                mesh.indices.extend([v(0, 0), v(0, 1), v(1, 1)]);
+                            }
+                            if e(i) & 2 != 0 && e(i + cols) & 1 != 0 {
+                                mesh.indices.extend([v(0, 0), v(1, 1), v(1, 0)]);
+                            }
                         }
                     }
                 }
+                flush(&mut mesh);
+                band_start += band_rows - 1;
             }
-            flush(&mut mesh);
-            band_start += band_rows - 1;
+            col_start += width - 1;
         }
         self.mesh = Some(mesh);
     }
