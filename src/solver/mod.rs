@@ -7,12 +7,16 @@
 //!    then `x_prev ← x; x ← x + v·h`;
 //! 2. λ ← 0 for every constraint;
 //! 3. `iterations` Gauss–Seidel passes; for C = |x_a − x_b| − L,
-//!    n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h², γ = α·β/h:
-//!    `Δλ = (−C − α̃λ − γ n·(Δx_a − Δx_b)) / ((1+γ)(w_a + w_b) + α̃)`,
+//!    n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h²:
+//!    `Δλ = (−C − α̃λ) / (w_a + w_b + α̃)`,
 //!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`;
 //! 4. collisions: self-collision within a body, then ground, spheres and
 //!    boxes with friction;
-//! 5. `v ← (x − x_prev)/h` for every free particle.
+//! 5. `v ← (x − x_prev)/h` for every free particle;
+//! 6. constraint damping β (kg/s), a dashpot along every constraint in the
+//!    same colour order: `p = −n·(v_a − v_b)·βh / (1 + β(w_a + w_b)h)`,
+//!    `v_a += w_a p n; v_b −= w_b p n` — it only takes energy out and never
+//!    moves a position.
 //!
 //! The solver keeps x as x_prev + Δx and projects constraints on the
 //! displacement Δx, so f32 rounding of the coordinates never swallows the
@@ -23,7 +27,7 @@
 //! α (m/N) is the inverse stiffness, so the rope's stretch under a load is
 //! α·F whatever h is: that is what makes XPBD's stiffness independent of
 //! the substep count. λ/h² is the force the constraint exerted (N).
-//! Classic PBD uses the same loop with α̃ = γ = 0 and −C scaled by k.
+//! Classic PBD uses the same loop with α̃ = 0 and −C scaled by k.
 
 mod collision;
 mod contacts;

@@ -101,7 +101,7 @@ impl Shared {
         }
         drop(first);
         self.poisoned.store(true, Ordering::Release);
-        // Sleeping waiters need the wake-up even in spin mode's absence.
+        // Wake sleeping waiters (spinning ones see the flag by themselves).
         let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
         self.wake.notify_all();
     }
