@@ -36,6 +36,16 @@ pub struct Tag {
     pub kind: LinkKind,
 }
 
+impl Tag {
+    /// The tag of `kind` constraints of body `body`.
+    pub fn new(body: usize, kind: LinkKind) -> Self {
+        Self {
+            body: body as u32,
+            kind,
+        }
+    }
+}
+
 /// One colour of constraints, structure-of-arrays.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Batch {
@@ -278,33 +288,25 @@ impl DistanceConstraints {
 
     /// Sets the compliance (m/N) of every constraint of `body` and `kind`.
     pub fn set_compliance(&mut self, body: usize, kind: LinkKind, compliance: f32) {
-        self.prepared_for = None;
-        let tag = Tag {
-            body: body as u32,
-            kind,
-        };
-        for batch in &mut self.batches {
-            for (c, t) in batch.compliance.iter_mut().zip(&batch.tag) {
-                if *t == tag {
-                    *c = compliance;
-                }
-            }
-        }
+        self.edit_compliances(body, kind, |c| *c = compliance);
     }
 
     /// Multiplies the compliance (m/N) of every constraint of `body` and
     /// `kind` by `factor` (≥ 0), so links that differ keep their ratios.
     pub fn scale_compliance(&mut self, body: usize, kind: LinkKind, factor: f32) {
         debug_assert!(factor >= 0.0 && factor.is_finite());
+        self.edit_compliances(body, kind, |c| *c *= factor);
+    }
+
+    /// Applies `edit` to the compliance of every constraint of `body` and
+    /// `kind`; the cached denominators are refilled at the next step.
+    fn edit_compliances(&mut self, body: usize, kind: LinkKind, mut edit: impl FnMut(&mut f32)) {
         self.prepared_for = None;
-        let tag = Tag {
-            body: body as u32,
-            kind,
-        };
+        let tag = Tag::new(body, kind);
         for batch in &mut self.batches {
             for (c, t) in batch.compliance.iter_mut().zip(&batch.tag) {
                 if *t == tag {
-                    *c *= factor;
+                    edit(c);
                 }
             }
         }
@@ -313,10 +315,7 @@ impl DistanceConstraints {
     /// The smallest and largest compliance of the constraints of `body`
     /// and `kind`, if it has any.
     pub fn compliance_range(&self, body: usize, kind: LinkKind) -> Option<(f32, f32)> {
-        let tag = Tag {
-            body: body as u32,
-            kind,
-        };
+        let tag = Tag::new(body, kind);
         self.batches
             .iter()
             .flat_map(|b| b.tag.iter().zip(&b.compliance))
@@ -327,10 +326,7 @@ impl DistanceConstraints {
 
     /// The compliance of the first constraint of `body` and `kind`, if any.
     pub fn compliance(&self, body: usize, kind: LinkKind) -> Option<f32> {
-        let tag = Tag {
-            body: body as u32,
-            kind,
-        };
+        let tag = Tag::new(body, kind);
         self.batches.iter().find_map(|b| {
             let i = b.tag.iter().position(|t| *t == tag)?;
             Some(b.compliance[i])
