@@ -7,6 +7,7 @@
 #![deny(unsafe_code)]
 
 pub mod analytic;
+#[cfg(feature = "window")]
 pub mod app;
 pub mod headless;
 pub mod scene;

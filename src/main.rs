@@ -2,6 +2,7 @@
 
 #![deny(unsafe_code)]
 
+#[cfg(feature = "window")]
 mod display;
 
 use std::path::PathBuf;
@@ -161,6 +162,12 @@ fn main() -> ExitCode {
             Ok(false) => return ExitCode::FAILURE,
             other => other.map(|_| ()),
         },
+        #[cfg(not(feature = "window"))]
+        None => Err(anyhow::anyhow!(
+            "this catenary was built without its window (cargo feature `window`); \
+             headless use: `catenary run SCENE.ron` or `catenary check SCENE.ron`"
+        )),
+        #[cfg(feature = "window")]
         None => {
             if let Err(why) = display::check() {
                 eprintln!(

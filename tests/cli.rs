@@ -276,11 +276,31 @@ fn save_then_load_gives_the_same_world() {
 }
 
 #[test]
-fn the_built_in_scene_is_valid() {
-    let s = scene::parse(catenary::app::DEFAULT_SCENE, Path::new("default.ron")).unwrap();
+fn the_built_in_scenes_are_every_file_of_scenes_and_valid() {
+    let s = scene::parse(scene::DEFAULT_SCENE, Path::new("default.ron")).unwrap();
     assert_eq!(s.bodies.len(), 2);
+    let names: Vec<String> = scenes()
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let built: Vec<&str> = scene::BUILTIN.iter().map(|(n, _)| *n).collect();
+    assert_eq!(
+        names, built,
+        "scene/builtin.rs must list every file of scenes/"
+    );
+    for (name, text) in scene::BUILTIN {
+        let on_disk = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scenes")
+                .join(name),
+        )
+        .unwrap();
+        assert_eq!(*text, on_disk);
+        scene::parse(text, Path::new(name)).unwrap();
+    }
 }
 
+#[cfg(feature = "window")]
 #[test]
 fn without_a_display_the_window_says_so_and_exits_1() {
     let out = catenary(&[]);
@@ -288,6 +308,7 @@ fn without_a_display_the_window_says_so_and_exits_1() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no display"));
 }
 
+#[cfg(feature = "window")]
 #[test]
 fn a_display_that_cannot_be_opened_is_an_error_not_a_panic() {
     for display in [":987", "", "nohost.invalid:3"] {

@@ -26,9 +26,6 @@ use camera::OrbitCamera;
 use interact::Mouse;
 use render::{Display, Highlight, Renderer};
 
-/// The scene shown when no file is given.
-pub const DEFAULT_SCENE: &str = include_str!("../../scenes/default.ron");
-
 /// Command-line options of the window.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -156,7 +153,7 @@ pub struct App {
 
 impl App {
     fn new(options: &Options) -> Self {
-        let builtin = scene::parse(DEFAULT_SCENE, Path::new("<built-in default scene>"))
+        let builtin = scene::parse(scene::DEFAULT_SCENE, Path::new("<built-in default scene>"))
             .expect("the built-in scene is valid (a test checks it)");
         let mut app = Self {
             source: Source::Builtin,

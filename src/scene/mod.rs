@@ -6,10 +6,12 @@
 //! parser has one, the field and the accepted range.
 
 mod build;
+mod builtin;
 mod error;
 mod schema;
 mod validate;
 
+pub use builtin::{BUILTIN, DEFAULT_SCENE, builtin};
 pub use error::{SceneError, SceneErrors};
 pub use schema::*;
 pub use validate::{MAX_PARTICLES, resolve_index};

@@ -1,0 +1,49 @@
+//! Every scene of `scenes/`, built into the binary: the window lists them
+//! wherever it is started, and the web build has no files at all.
+
+/// (file name, RON text) of every shipped scene, in file-name order.
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("catenary.ron", include_str!("../../scenes/catenary.ron")),
+    (
+        "cloth_on_sphere.ron",
+        include_str!("../../scenes/cloth_on_sphere.ron"),
+    ),
+    ("curtain.ron", include_str!("../../scenes/curtain.ron")),
+    (
+        "curtain_128.ron",
+        include_str!("../../scenes/curtain_128.ron"),
+    ),
+    ("default.ron", include_str!("../../scenes/default.ron")),
+    (
+        "double_pendulum.ron",
+        include_str!("../../scenes/double_pendulum.ron"),
+    ),
+    (
+        "flag_in_wind.ron",
+        include_str!("../../scenes/flag_in_wind.ron"),
+    ),
+    ("hammock.ron", include_str!("../../scenes/hammock.ron")),
+    (
+        "hanging_chain.ron",
+        include_str!("../../scenes/hanging_chain.ron"),
+    ),
+    ("pendulum.ron", include_str!("../../scenes/pendulum.ron")),
+    (
+        "rope_bridge.ron",
+        include_str!("../../scenes/rope_bridge.ron"),
+    ),
+    ("rope_pile.ron", include_str!("../../scenes/rope_pile.ron")),
+    ("tearing.ron", include_str!("../../scenes/tearing.ron")),
+    ("waves.ron", include_str!("../../scenes/waves.ron")),
+];
+
+/// The scene the window opens when given none.
+pub const DEFAULT_SCENE: &str = include_str!("../../scenes/default.ron");
+
+/// The text of the built-in scene `name` (e.g. `"curtain.ron"`).
+pub fn builtin(name: &str) -> Option<&'static str> {
+    BUILTIN
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
