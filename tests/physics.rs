@@ -594,3 +594,46 @@ fn collisions_between_bodies_keep_a_rope_in_a_cloth_hammock() {
         "without collisions the rope must fall through: {without}"
     );
 }
+
+#[test]
+fn a_hand_of_limited_strength_stretches_a_rope_only_as_far_as_its_force_allows() {
+    // 10 links of 0.1 m, α = 1e-3 m/N, no gravity, pinned at x = 0 and
+    // pulled by its free end toward x = 3 m, three times its length.
+    let (links, alpha, f_max) = (10, 1e-3f32, 20.0f32);
+    let mut w = world(&format!(
+        "Scene(solver: (gravity: (0.0, 0.0, 0.0), air_drag: 3.0),
+          bodies: [Rope(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: {links},
+                        compliance: {alpha}, pins: [0])])"
+    ));
+    w.set_hand(catenary::solver::Hand { max_force: f_max });
+    let tip = links;
+    w.grab(tip);
+    w.drag_to(glam::Vec3::new(3.0, 1.0, 0.0));
+    let mut strongest = 0f32;
+    for _ in 0..900 {
+        w.step();
+        strongest = strongest.max(w.hand_force().unwrap());
+    }
+    let length = w.particles.pos[tip].x;
+    // Every link carries the hand's force: it stretches α·F_max.
+    let expected = 1.0 + links as f32 * alpha * f_max;
+    println!(
+        "rope pulled to {length:.4} m (α·F_max per link: {expected:.4} m), strongest pull {strongest:.3} N"
+    );
+    // 5%: the one-pass compliance α + (w_a+w_b)h² is 1.5% stiffer here.
+    assert!(
+        (length / expected - 1.0).abs() < 0.05 * (expected - 1.0) / expected,
+        "{length}"
+    );
+    // The hand's force is capped exactly (f32 rounding of the capped step).
+    assert!(strongest <= f_max * (1.0 + 1e-5), "{strongest}");
+    // A kinematic hand would have dragged it to 3 m.
+    assert!(length < 1.5);
+    // Released, the particle keeps its own velocity (at rest here).
+    w.release(Some(glam::Vec3::new(100.0, 0.0, 0.0)));
+    assert!(
+        w.particles.vel[tip].length() < 0.1,
+        "{}",
+        w.particles.vel[tip]
+    );
+}

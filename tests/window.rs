@@ -143,6 +143,8 @@ struct State {
     paused: bool,
     /// Simulated over wall-clock seconds, smoothed (1 = real time).
     realtime: f32,
+    /// The hand's force while it pulls a particle (N).
+    hand_force: Option<f32>,
     errors: Vec<String>,
     /// (position, screen position, pinned)
     particles: Vec<([f32; 3], [f32; 2], bool)>,
@@ -154,6 +156,7 @@ impl State {
             frames: 0,
             paused: false,
             realtime: 1.0,
+            hand_force: None,
             errors: vec![],
             particles: vec![],
         };
@@ -164,6 +167,12 @@ impl State {
                 "frames" => s.frames = rest.parse().ok()?,
                 "paused" => s.paused = rest == "true",
                 "realtime" => s.realtime = rest.parse().ok()?,
+                "hand_force" => {
+                    s.hand_force = rest
+                        .strip_prefix("Some(")
+                        .and_then(|r| r.strip_suffix(')'))
+                        .and_then(|f| f.parse().ok())
+                }
                 "error" => s.errors.push(rest.to_string()),
                 "particles" => expected = Some(rest.parse::<usize>().ok()?),
                 k if k.parse::<usize>().is_ok() => {
@@ -238,7 +247,7 @@ fn the_window_opens_and_draws_a_non_blank_frame() {
 }
 
 #[test]
-fn dragging_a_rope_particle_pulls_it_to_the_cursor() {
+fn dragging_a_rope_particle_pulls_it_to_the_cursor_with_a_hands_strength() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
     let dir = TempDir::new("window-drag");
@@ -247,35 +256,63 @@ fn dragging_a_rope_particle_pulls_it_to_the_cursor() {
     let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
     let s = app.wait_for("the rope", |s| s.frames > 10 && s.particles.len() == 11);
     let (start_pos, [sx, sy], _) = s.particles[10];
-    let (tx, ty) = (sx + 200.0, sy - 60.0);
+    let [_, py] = s.particles[0].1;
+    let reach = sy - py; // the 1 m rope's length on screen
+    let drag = |from: (f32, f32), to: (f32, f32)| {
+        for k in 1..=10 {
+            let f = k as f32 / 10.0;
+            sleep(Duration::from_millis(60));
+            x.xdotool(&[
+                "mousemove",
+                &format!("{:.0}", from.0 + (to.0 - from.0) * f),
+                &format!("{:.0}", from.1 + (to.1 - from.1) * f),
+            ]);
+        }
+        sleep(Duration::from_millis(1000));
+    };
     x.xdotool(&["mousemove", &format!("{sx:.0}"), &format!("{sy:.0}")]);
     sleep(Duration::from_millis(300));
     x.xdotool(&["mousedown", "1"]);
-    for k in 1..=10 {
-        let f = k as f32 / 10.0;
-        sleep(Duration::from_millis(60));
-        x.xdotool(&[
-            "mousemove",
-            &format!("{:.0}", sx + (tx - sx) * f),
-            &format!("{:.0}", sy + (ty - sy) * f),
-        ]);
-    }
-    sleep(Duration::from_millis(1000));
+    // Within the rope's reach, holding it up needs less than the hand's
+    // strength (5 × the rope's weight): the particle follows the cursor.
+    let near = (sx + 0.55 * reach, sy - 0.2 * reach);
+    drag((sx, sy), near);
     let held = app.state().unwrap();
-    x.xdotool(&["mouseup", "1"]);
     let (pos, [hx, hy], _) = held.particles[10];
     println!(
-        "particle 10: screen ({sx}, {sy}) → ({hx}, {hy}), cursor at ({tx}, {ty}); world {start_pos:?} → {pos:?}"
+        "particle 10: screen ({sx}, {sy}) → ({hx}, {hy}), cursor at {near:?}; world {start_pos:?} → {pos:?}; hand {:?} N",
+        held.hand_force
     );
-    // The held particle follows the cursor exactly (kinematic while held);
     // 3 px allows for the mouse being sampled a frame before the dump.
     assert!(
-        (hx - tx).abs() < 3.0 && (hy - ty).abs() < 3.0,
-        "particle at ({hx}, {hy}), cursor at ({tx}, {ty})"
+        (hx - near.0).abs() < 3.0 && (hy - near.1).abs() < 3.0,
+        "particle at ({hx}, {hy}), cursor at {near:?}"
     );
     assert!(
         pos[0] - start_pos[0] > 0.3,
-        "the rope end did not move right in the world: {pos:?}"
+        "the rope end did not move right: {pos:?}"
+    );
+    let force = held.hand_force.expect("a capped hand reports its force");
+    assert!(force > 0.0 && force < 49.1, "{force} N");
+    // Twice the rope's reach away: the hand pulls at full strength and
+    // the particle lags; the rigid rope stays its length instead of
+    // stretching to the cursor (kinematic holding stretched it 84%).
+    let far = (sx + 2.0 * reach, sy - 0.2 * reach);
+    drag(near, far);
+    let held = app.state().unwrap();
+    x.xdotool(&["mouseup", "1"]);
+    let (pin, tip) = (held.particles[0].0, held.particles[10].0);
+    let length =
+        ((tip[0] - pin[0]).powi(2) + (tip[1] - pin[1]).powi(2) + (tip[2] - pin[2]).powi(2)).sqrt();
+    println!(
+        "pulled far: pin to tip {length:.4} m, hand {:?} N",
+        held.hand_force
+    );
+    assert!(length < 1.02, "the rope stretched to {length} m");
+    let [hx, _] = held.particles[10].1;
+    assert!(
+        hx < far.0 - 0.5 * reach,
+        "the particle should lag the cursor"
     );
 }
 

@@ -233,9 +233,10 @@ impl App {
     /// Restarts the simulation from the scene, keeping the panel's settings.
     fn reset(&mut self) {
         self.mouse.cancel(&mut self.world);
-        let settings = self.world.settings;
+        let (settings, hand) = (self.world.settings, self.world.hand());
         self.world = solver_world(&self.scene);
         self.world.settings = settings;
+        self.world.set_hand(hand);
         self.accumulator = 0.0;
         self.stale_stats = true;
     }
@@ -400,6 +401,7 @@ impl App {
         );
         self.legend(ctx);
         self.realtime_badge(ctx);
+        self.hand_badge(ctx);
         if self.help {
             self.help_window(ctx);
         }
@@ -418,6 +420,7 @@ impl App {
         let _ = writeln!(s, "realtime {:.3}", self.realtime);
         let _ = writeln!(s, "scene {}", self.scene.name);
         let _ = writeln!(s, "held {:?}", self.world.grabbed());
+        let _ = writeln!(s, "hand_force {:?}", self.world.hand_force());
         let _ = writeln!(s, "errors {}", self.errors.len());
         for e in &self.errors {
             let _ = writeln!(s, "error {}", e.replace('\n', " "));
@@ -475,6 +478,7 @@ fn save_screenshot(path: &Path) -> anyhow::Result<()> {
 fn solver_world(scene: &Scene) -> World {
     let mut world = scene.build();
     world.use_suitable_threads();
+    world.set_hand(interact::default_hand(&world));
     world
 }
 

@@ -44,6 +44,30 @@ impl App {
             });
     }
 
+    /// The hand's force beside the cursor while it pulls a particle.
+    pub(super) fn hand_badge(&mut self, ctx: &egui::Context) {
+        let Some(force) = self.world.hand_force() else {
+            return;
+        };
+        let max = self.world.hand().max_force;
+        let at = ctx.pointer_latest_pos().unwrap_or_default() + egui::vec2(16.0, 12.0);
+        let colour = if force >= 0.999 * max {
+            Color32::from_rgb(255, 150, 90) // at full strength: the particle lags
+        } else {
+            Color32::from_rgb(230, 230, 230)
+        };
+        egui::Area::new(egui::Id::new("hand"))
+            .fixed_pos(at)
+            .interactable(false)
+            .show(ctx, |ui| {
+                let text = format!("hand {force:.1} N of {max:.1} N");
+                ui.add(
+                    egui::Label::new(RichText::new(text).color(colour).strong())
+                        .wrap_mode(egui::TextWrapMode::Extend),
+                );
+            });
+    }
+
     pub(super) fn legend(&mut self, ctx: &egui::Context) {
         let (title, unit) = match self.display.colour {
             ColourMode::Plain => return,

@@ -4,8 +4,8 @@ use std::path::{Path, PathBuf};
 
 use egui_macroquad::egui::{self, RichText};
 
-use super::App;
 use super::render::ColourMode;
+use super::{App, interact};
 use crate::scene::BodyDef;
 use crate::solver::{LinkKind, Method, limits};
 
@@ -248,6 +248,7 @@ impl App {
                 .text("time scale"),
         )
         .on_hover_text("simulated seconds per real second (slow motion below 1)");
+        self.hand_row(ui);
         let mut between = self.world.body_collisions();
         if ui
             .checkbox(&mut between, "collisions between bodies")
@@ -256,6 +257,44 @@ impl App {
         {
             self.world.set_body_collisions(between);
             self.scene.solver.body_collisions = between; // kept by Reset
+        }
+    }
+
+    /// The hand's strength: a capped pull, or kinematic (no limit).
+    fn hand_row(&mut self, ui: &mut egui::Ui) {
+        let mut hand = self.world.hand();
+        let mut kinematic = hand.is_kinematic();
+        let mut force = if kinematic {
+            interact::default_hand(&self.world).max_force
+        } else {
+            hand.max_force
+        };
+        let mut changed = false;
+        ui.horizontal(|ui| {
+            changed |= ui
+                .checkbox(&mut kinematic, "kinematic")
+                .on_hover_text(
+                    "the held particle goes exactly where the cursor is, whatever force that takes",
+                )
+                .changed();
+            ui.add_enabled_ui(!kinematic, |ui| {
+                changed |= ui
+                    .add(
+                        slider(&mut force, limits::HAND_FORCE.range())
+                            .logarithmic(true)
+                            .text("hand N"),
+                    )
+                    .on_hover_text(
+                        "the largest force the mouse pulls a particle with; past it the particle \
+                         lags the cursor instead of the body stretching like rubber",
+                    )
+                    .changed();
+            });
+        });
+        if changed {
+            hand.max_force = if kinematic { f32::INFINITY } else { force };
+            // A grab in progress keeps its mode; the next one uses this.
+            self.world.set_hand(hand);
         }
     }
 

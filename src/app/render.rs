@@ -130,6 +130,14 @@ impl Renderer {
             let all = display.particles && !matches!(body.shape, Shape::Cloth { .. });
             self.dots(world, body.range(), all, (right, up), hl, display.colour);
         }
+        // The hand's pull: a thin line from a lagging particle to the cursor.
+        if let (Some(i), Some(target)) = (hl.held, world.hand_target()) {
+            draw_line_3d(
+                world.particles.pos[i],
+                target,
+                Color::new(1.0, 1.0, 1.0, 0.6),
+            );
+        }
         set_default_camera();
     }
 

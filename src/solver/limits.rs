@@ -100,6 +100,8 @@ pub const TEAR_STRAIN: Bounds = Bounds::new(1e-6, 1e6, "");
 pub const AMPLITUDE: Bounds = Bounds::new(0.0, 1e3, "m");
 /// Driver frequency.
 pub const FREQUENCY: Bounds = Bounds::new(0.0, 1000.0, "Hz");
+/// The hand's strength, the largest force it pulls a held particle with.
+pub const HAND_FORCE: Bounds = Bounds::new(1e-3, 1e6, "N");
 /// Camera distance from its target.
 pub const CAMERA_DISTANCE: Bounds = Bounds::new(1e-3, 1e6, "m");
 

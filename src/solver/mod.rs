@@ -33,12 +33,15 @@ mod collision;
 mod contacts;
 mod distance;
 mod exec;
+mod hand;
 pub mod limits;
 mod particles;
 
 pub use collision::Collider;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
 pub use exec::set_simd_enabled;
+use hand::Grab;
+pub use hand::Hand;
 pub use particles::Particles;
 use particles::hold;
 
@@ -188,13 +191,6 @@ impl Driver {
     }
 }
 
-/// A particle held by the mouse: moved linearly to `target` over each frame.
-#[derive(Clone, Copy, Debug)]
-struct Grab {
-    particle: usize,
-    target: Vec3,
-}
-
 /// A complete simulation.
 #[derive(Clone, Debug, Default)]
 pub struct World {
@@ -213,6 +209,7 @@ pub struct World {
     time: f64,
     last_h: f32,
     grab: Option<Grab>,
+    hand: Hand,
     /// Solver threads beyond the caller; None = sequential.
     pool: Option<std::sync::Arc<exec::Pool>>,
     /// Reused each step so stepping allocates nothing.
@@ -249,15 +246,44 @@ impl World {
         }
     }
 
-    /// Starts holding particle `i` with the mouse (it becomes kinematic).
+    /// Starts holding particle `i` with the hand: kinematically, or pulled
+    /// with a capped force (see [`Hand`]).
     pub fn grab(&mut self, i: usize) {
         self.release(None);
-        self.set_hold(i, hold::GRABBED, true);
+        if self.hand.is_kinematic() {
+            self.set_hold(i, hold::GRABBED, true);
+        }
         let p = self.particles.pos[i];
         self.grab = Some(Grab {
             particle: i,
             target: p,
+            from: p,
+            force: 0.0,
         });
+    }
+
+    /// How the hand holds; a change applies from the next grab on.
+    pub fn hand(&self) -> Hand {
+        self.hand
+    }
+
+    /// Sets how the hand holds (`max_force` > 0, ∞ = kinematic).
+    pub fn set_hand(&mut self, hand: Hand) {
+        debug_assert!(hand.max_force > 0.0);
+        self.hand = hand;
+    }
+
+    /// Where the hand is (m), while it pulls a particle with a capped force.
+    pub fn hand_target(&self) -> Option<Vec3> {
+        self.hand_force().and(self.grab.map(|g| g.target))
+    }
+
+    /// The force the hand exerted on the held particle in the last substep
+    /// (N); None when nothing is held or it is held kinematically.
+    pub fn hand_force(&self) -> Option<f32> {
+        self.grab
+            .filter(|g| !self.particles.is_grabbed(g.particle))
+            .map(|g| g.force)
     }
 
     /// Where the held particle should be at the end of the next frame (m).
@@ -272,9 +298,13 @@ impl World {
         self.grab.map(|g| g.particle)
     }
 
-    /// Lets go of the held particle, optionally handing it a velocity (m/s).
+    /// Lets go of the held particle. A kinematically held one gets
+    /// `velocity` (m/s; None = at rest); one pulled by a capped hand keeps
+    /// the velocity it has — the hand's own motion, up to its strength.
     pub fn release(&mut self, velocity: Option<Vec3>) {
-        if let Some(g) = self.grab.take() {
+        if let Some(g) = self.grab.take()
+            && self.particles.is_grabbed(g.particle)
+        {
             self.set_hold(g.particle, hold::GRABBED, false);
             self.particles.vel[g.particle] =
                 velocity.filter(|v| v.is_finite()).unwrap_or(Vec3::ZERO);
@@ -343,6 +373,9 @@ impl World {
             return;
         }
         exec::step_frame(self);
+        if let Some(g) = self.grab.as_mut() {
+            g.from = g.target;
+        }
         self.constraints.tear(&self.particles.pos);
         self.time += self.settings.dt as f64;
         self.last_h = self.settings.dt / self.settings.substeps as f32;

@@ -88,6 +88,11 @@ impl Particles {
         self.hold[i] & hold::PINNED != 0
     }
 
+    /// True when particle `i` is held kinematically by the hand.
+    pub fn is_grabbed(&self, i: usize) -> bool {
+        self.hold[i] & hold::GRABBED != 0
+    }
+
     /// True when particle `i` is moved by a driver.
     pub fn is_driven(&self, i: usize) -> bool {
         self.hold[i] & hold::DRIVEN != 0

@@ -36,9 +36,15 @@ pub(crate) fn step_frame(world: &mut World) {
     world.constraints.raw(&mut world.raw_batches);
     world.contacts.fit(world.particles.len());
     let p = &mut world.particles;
-    let held = world
-        .grab
-        .map(|g| (g.particle, p.pos[g.particle], g.target));
+    let max_force = world.hand.max_force;
+    let held = world.grab.as_mut().map(|g| step::Held {
+        particle: g.particle,
+        from: g.from,
+        to: g.target,
+        kinematic: p.is_grabbed(g.particle),
+        max_force,
+        force: &mut g.force,
+    });
     let frame = step::Frame {
         settings: s,
         prepare,

@@ -15,6 +15,7 @@ use super::kernel::{RawBatch, RawState};
 use super::pool::Team;
 use crate::solver::collision::Collider;
 use crate::solver::contacts::ParticleContacts;
+use crate::solver::hand::pull;
 use crate::solver::particles::hold;
 use crate::solver::{Driver, Settings};
 
@@ -68,6 +69,24 @@ impl RawContacts {
     }
 }
 
+/// The particle held by the hand during a frame: the hand moves linearly
+/// from `from` to `to`; the held particle follows kinematically or is
+/// pulled with at most `max_force` (see `solver::hand`).
+pub(crate) struct Held {
+    pub particle: usize,
+    pub from: Vec3,
+    pub to: Vec3,
+    pub kinematic: bool,
+    pub max_force: f32,
+    /// Where the force of the last substep is written (N); only the
+    /// thread owning the particle writes it.
+    pub force: *mut f32,
+}
+
+// SAFETY: `force` points into the world, mutably borrowed for the step;
+// it is written only by the thread that owns the held particle.
+unsafe impl Sync for Held {}
+
 /// Everything one frame needs; shared read-only by the team.
 pub(crate) struct Frame<'a> {
     pub settings: Settings,
@@ -79,8 +98,8 @@ pub(crate) struct Frame<'a> {
     pub colliders: &'a [Collider],
     pub contacts: Option<RawContacts>,
     pub drivers: &'a [Driver],
-    /// The particle held by the mouse: (index, position now, target at frame end).
-    pub held: Option<(usize, Vec3, Vec3)>,
+    /// The particle held by the hand.
+    pub held: Option<Held>,
     /// Simulated time at the start of the frame (s).
     pub t0: f64,
 }
@@ -135,7 +154,7 @@ impl Frame<'_> {
                 unsafe { self.particle_contacts(sc, team) };
             }
             // SAFETY: `mine` is this thread's share of the particles.
-            unsafe { self.collide_and_finish(mine.clone(), h) };
+            unsafe { self.collide_and_finish(mine.clone(), h, f) };
             if damped {
                 // Step 6 reads other threads' particles: wait for their step 5.
                 team.sync();
@@ -190,7 +209,12 @@ impl Frame<'_> {
             .drivers
             .iter()
             .map(|d| (d.particle, d.position(t)))
-            .chain(self.held.map(|(i, from, to)| (i, from.lerp(to, f))));
+            .chain(
+                self.held
+                    .as_ref()
+                    .filter(|h| h.kinematic)
+                    .map(|h| (h.particle, h.from.lerp(h.to, f))),
+            );
         for (i, x) in targets.filter(|(i, _)| range.contains(i)) {
             // SAFETY: `i` is in this thread's share of the particles.
             unsafe {
@@ -234,12 +258,13 @@ impl Frame<'_> {
         }
     }
 
-    /// Steps 4 and 5 for particles `range`: self-collision pushes,
-    /// collisions with colliders, then v = Δx/h and x = x_prev + Δx.
+    /// Steps 4 and 5 for particles `range`: the capped hand's pull,
+    /// self-collision pushes, collisions with colliders, then v = Δx/h and
+    /// x = x_prev + Δx. `f` is the fraction of the frame done.
     ///
     /// # Safety
     /// No other thread touches particles `range`.
-    unsafe fn collide_and_finish(&self, range: std::ops::Range<usize>, h: f32) {
+    unsafe fn collide_and_finish(&self, range: std::ops::Range<usize>, h: f32, f: f32) {
         let p = self.particles;
         let inv_h = 1.0 / h;
         for i in range {
@@ -249,6 +274,17 @@ impl Frame<'_> {
                 let free = *p.inv_mass.add(i) > 0.0;
                 let prev = (*p.prev.add(i)).truncate();
                 let mut delta = (*p.delta.add(i)).truncate();
+                if let Some(held) = self
+                    .held
+                    .as_ref()
+                    .filter(|g| g.particle == i && !g.kinematic)
+                {
+                    let w = *p.inv_mass.add(i);
+                    let target = held.from.lerp(held.to, f);
+                    let (pull, force) = pull(prev + delta, target, w, h, held.max_force);
+                    delta += pull;
+                    *held.force = force;
+                }
                 if let Some(sc) = self.contacts {
                     let k = *sc.entry_of.add(i);
                     if k != u32::MAX {
