@@ -52,6 +52,8 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
     /// Write every K-th frame (and the last); None = only the last.
     pub every: Option<u64>,
+    /// Write the scene with its final `state` here (resumes bit-exactly).
+    pub save: Option<PathBuf>,
 }
 
 /// Loads `path`, applies `overrides` and validates the result.
@@ -91,6 +93,12 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
     }
     if let Some(csv) = csv {
         csv.finish()?;
+    }
+    if let Some(target) = &opts.save {
+        let mut saved = scene.clone();
+        saved.capture(&world);
+        saved.capture_state(&world);
+        scene::save(target, &saved)?;
     }
     let wall = started.elapsed();
     let s = &world.settings;

@@ -73,6 +73,10 @@ enum Command {
         /// With --out: write frames 0, K, 2K, … and the last (default: only the last).
         #[arg(long, requires = "out", value_parser = clap::value_parser!(u64).range(1..))]
         every: Option<u64>,
+        /// Write the scene with its final `state` to FILE.ron; running that
+        /// file continues bit-exactly where this run ended.
+        #[arg(long, value_name = "FILE.ron")]
+        save: Option<PathBuf>,
     },
     /// Time the solver on an N×N cloth; the last line is `projections/s: <number>`.
     Bench {
@@ -137,6 +141,7 @@ fn main() -> ExitCode {
             damping,
             out,
             every,
+            save,
         }) => {
             let overrides = Overrides {
                 method,
@@ -145,7 +150,16 @@ fn main() -> ExitCode {
                 dt,
                 damping,
             };
-            headless::run(&scene, &overrides, &RunOptions { frames, out, every })
+            headless::run(
+                &scene,
+                &overrides,
+                &RunOptions {
+                    frames,
+                    out,
+                    every,
+                    save,
+                },
+            )
         }
         Some(Command::Bench {
             size,

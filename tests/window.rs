@@ -140,6 +140,8 @@ impl Drop for App {
 #[derive(Debug, Clone)]
 struct State {
     frames: u64,
+    /// Simulated time (s).
+    time: f64,
     paused: bool,
     /// Simulated over wall-clock seconds, smoothed (1 = real time).
     realtime: f32,
@@ -154,6 +156,7 @@ impl State {
     fn parse(text: &str) -> Option<Self> {
         let mut s = State {
             frames: 0,
+            time: 0.0,
             paused: false,
             realtime: 1.0,
             hand_force: None,
@@ -165,6 +168,7 @@ impl State {
             let (key, rest) = line.split_once(' ')?;
             match key {
                 "frames" => s.frames = rest.parse().ok()?,
+                "time" => s.time = rest.parse().ok()?,
                 "paused" => s.paused = rest == "true",
                 "realtime" => s.realtime = rest.parse().ok()?,
                 "hand_force" => {
@@ -317,7 +321,7 @@ fn dragging_a_rope_particle_pulls_it_to_the_cursor_with_a_hands_strength() {
 }
 
 #[test]
-fn right_click_pins_a_particle_which_then_stays_put() {
+fn right_click_pins_a_particle_which_then_stays_put_and_ctrl_s_saves_it_with_the_state() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
     let dir = TempDir::new("window-pin");
@@ -354,6 +358,47 @@ fn right_click_pins_a_particle_which_then_stays_put() {
     assert!(
         middle[1] < 1.9,
         "the free middle should sag under gravity: {middle:?}"
+    );
+    // Ctrl+S while paused saves what is shown — the run-time pin and the
+    // positions, bit for bit — and reopening starts from it.
+    x.xdotool(&["key", "space"]);
+    app.wait_for("pause", |s| s.paused);
+    sleep(Duration::from_millis(300));
+    let shown = app.state().unwrap();
+    // Held across frames, as a person does (a one-frame chord can lose Ctrl).
+    x.xdotool(&["keydown", "ctrl"]);
+    sleep(Duration::from_millis(150));
+    x.xdotool(&["key", "s"]);
+    sleep(Duration::from_millis(150));
+    x.xdotool(&["keyup", "ctrl"]);
+    let saved_path = dir.join("horizontal.edited.ron");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !saved_path.exists() && Instant::now() < deadline {
+        sleep(Duration::from_millis(100));
+    }
+    let saved = catenary::scene::load(&saved_path).expect("Ctrl+S wrote a valid scene");
+    let state = saved.state.expect("with the world's state");
+    assert!(
+        state.bodies[0].pins.contains(&10),
+        "{:?}",
+        state.bodies[0].pins
+    );
+    for (k, p) in shown.particles.iter().enumerate() {
+        assert_eq!(state.bodies[0].positions[k], p.0, "particle {k}");
+    }
+    drop(app);
+    let reopened = App::start(&x, &dir, &[saved_path.to_str().unwrap()]);
+    let first = reopened.wait_for("the saved scene", |s| s.particles.len() == 11);
+    assert!(
+        first.time >= state.time,
+        "starts at {} s, saved at {} s",
+        first.time,
+        state.time
+    );
+    let (pos, _, pinned) = first.particles[10];
+    assert!(
+        pinned && pos == before,
+        "the run-time pin is back where it was"
     );
 }
 

@@ -241,10 +241,12 @@ impl App {
         self.stale_stats = true;
     }
 
-    /// Writes the scene with the run-time edits (settings, pins) to `path`.
+    /// Writes the scene with the run-time edits (settings, pins,
+    /// compliances) and the world's state to `path`.
     fn save_as(&mut self, path: &Path) {
         let mut scene = self.scene.clone();
         scene.capture(&self.world);
+        scene.capture_state(&self.world);
         scene.camera = crate::scene::CameraDef {
             target: self.camera.target.into(),
             distance: self.camera.distance,
@@ -369,7 +371,11 @@ impl App {
         if is_key_pressed(KeyCode::Space) {
             self.paused = !self.paused;
         }
-        if is_key_pressed(KeyCode::S) && self.paused {
+        let ctrl = is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl);
+        if is_key_pressed(KeyCode::S) && ctrl {
+            let path = PathBuf::from(self.panel.save_path().trim());
+            self.save_as(&path);
+        } else if is_key_pressed(KeyCode::S) && self.paused {
             self.step();
         }
         if is_key_pressed(KeyCode::R) {

@@ -136,7 +136,7 @@ impl App {
 pub const CONTROLS: &[(&str, &str)] = &[
     (
         "left-drag a particle",
-        "pull it (on a plane facing the camera); release to throw",
+        "pull it (on a plane facing the camera) with the hand's strength; release to throw",
     ),
     ("left-drag empty space", "orbit the camera"),
     ("middle-drag", "pan"),
@@ -147,6 +147,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ),
     ("Space", "pause / run"),
     ("S", "single step while paused"),
+    (
+        "Ctrl+S",
+        "save as (the path in the panel), with the world's state",
+    ),
     ("R", "reset to the scene (solver settings kept)"),
     ("H / F1", "this help"),
     ("Esc", "close this help"),

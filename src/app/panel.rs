@@ -42,6 +42,13 @@ impl PanelState {
     }
 }
 
+impl PanelState {
+    /// Where Save as writes (the text field; Ctrl+S uses it too).
+    pub fn save_path(&self) -> &str {
+        &self.save_path
+    }
+}
+
 /// A slider that never changes a value it did not set: a scene's value
 /// outside the slider's range (say 500 substeps) stays as it is until the
 /// user moves the slider.

@@ -81,13 +81,32 @@ pub(crate) fn build(scene: &Scene) -> World {
             frequency,
         });
     }
+    if let Some(state) = &scene.state {
+        restore(&mut world, state);
+    }
     world
 }
 
-fn tag(body: usize, kind: LinkKind) -> Tag {
-    Tag {
-        body: body as u32,
-        kind,
+/// Puts a validated `state` into a freshly built world.
+fn restore(world: &mut World, state: &StateDef) {
+    world.set_time(state.time);
+    for (b, saved) in state.bodies.iter().enumerate() {
+        let range = world.bodies[b].range();
+        for i in range.clone() {
+            world.set_pinned(i, false);
+        }
+        for &k in &saved.pins {
+            world.set_pinned(range.start + k, true);
+        }
+        for (k, i) in range.clone().enumerate() {
+            world.set_particle(i, saved.positions[k].into(), saved.velocities[k].into());
+        }
+        for &(a, b) in &saved.broken {
+            let removed = world
+                .constraints
+                .break_link(range.start + a, range.start + b);
+            debug_assert!(removed, "validation checks that broken links exist");
+        }
     }
 }
 
@@ -143,7 +162,7 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
     }
     let c = &mut world.constraints;
     for i in 0..n {
-        let t = tag(body, LinkKind::Stretch);
+        let t = Tag::new(body, LinkKind::Stretch);
         c.add(
             first + i,
             first + i + 1,
@@ -155,7 +174,7 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
     }
     if let Some(bend) = r.bend_compliance {
         for i in 0..n.saturating_sub(1) {
-            let t = tag(body, LinkKind::Bend);
+            let t = Tag::new(body, LinkKind::Bend);
             c.add(first + i, first + i + 2, 2.0 * link, bend, f32::INFINITY, t);
         }
     }
@@ -228,7 +247,7 @@ fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {
                 let rest = world.particles.pos[a].distance(world.particles.pos[b]);
                 world
                     .constraints
-                    .add(a, b, rest, compliance, tear, tag(body, kind));
+                    .add(a, b, rest, compliance, tear, Tag::new(body, kind));
             }
         }
     }
@@ -257,7 +276,7 @@ fn mesh(world: &mut World, body: usize, m: &MeshDef) -> Shape {
         let b = first + resolve_index(l.b, n).expect(VALIDATED);
         let p = &world.particles.pos;
         let rest = l.rest.unwrap_or(p[a].distance(p[b]));
-        let t = tag(body, LinkKind::Stretch);
+        let t = Tag::new(body, LinkKind::Stretch);
         world
             .constraints
             .add(a, b, rest, l.compliance, f32::INFINITY, t);

@@ -7,6 +7,7 @@
 
 mod build;
 mod builtin;
+mod capture;
 mod error;
 mod schema;
 mod validate;
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use ron::extensions::Extensions;
 
-use crate::solver::{Shape, World};
+use crate::solver::World;
 
 fn ron_options() -> ron::Options {
     ron::Options::default()
@@ -102,80 +103,12 @@ impl Scene {
         ))
     }
 
-    /// Copies what can change at run time — solver settings, pins,
-    /// compliances and self-collision switches —
-    /// from `world` (built from this scene) into the scene, so saving keeps
-    /// a user's edits.
-    pub fn capture(&mut self, world: &World) {
-        self.capture_compliances(world);
-        self.solver = SolverDef::from(&world.settings);
-        self.solver.body_collisions = world.body_collisions();
-        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
-            let pinned = body.range().filter(|&i| world.particles.is_pinned(i));
-            match (def, &body.shape) {
-                (BodyDef::Rope(r), _) => {
-                    r.pins = pinned.map(|i| (i - body.first) as i64).collect();
-                    r.self_collision = world.self_collision(b);
-                }
-                (BodyDef::Cloth(c), Shape::Cloth { columns, .. }) => {
-                    c.self_collision = world.self_collision(b);
-                    c.pins = pinned
-                        .map(|i| i - body.first)
-                        .map(|i| ((i / columns) as i64, (i % columns) as i64))
-                        .collect();
-                }
-                (BodyDef::Mesh(m), _) => {
-                    for (k, p) in m.particles.iter_mut().enumerate() {
-                        p.pinned = world.particles.is_pinned(body.first + k);
-                    }
-                }
-                (BodyDef::Cloth(_), _) => unreachable!("cloth bodies have cloth shapes"),
-            }
-        }
-    }
-
-    /// Copies every constraint compliance from `world` (built from this
-    /// scene) into the body definitions: ropes' and cloths' per kind, each
-    /// mesh link's own.
-    pub fn capture_compliances(&mut self, world: &World) {
-        use crate::solver::LinkKind::*;
-        let c = &world.constraints;
-        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
-            match def {
-                BodyDef::Rope(r) => {
-                    r.compliance = c.compliance(b, Stretch).unwrap_or(r.compliance);
-                    r.bend_compliance = c.compliance(b, Bend).or(r.bend_compliance);
-                }
-                BodyDef::Cloth(cl) => {
-                    cl.stretch_compliance =
-                        c.compliance(b, Stretch).unwrap_or(cl.stretch_compliance);
-                    cl.shear_compliance = c.compliance(b, Shear).unwrap_or(cl.shear_compliance);
-                    cl.bend_compliance = c.compliance(b, Bend).or(cl.bend_compliance);
-                }
-                BodyDef::Mesh(m) => {
-                    // Links by their particle pair (the world may have torn some).
-                    let mut of_pair = std::collections::HashMap::new();
-                    for l in c.iter().filter(|l| l.tag.body as usize == b) {
-                        of_pair.insert((l.a.min(l.b), l.a.max(l.b)), l.compliance);
-                    }
-                    let n = m.particles.len() as u64;
-                    for link in &mut m.links {
-                        let ends = (resolve_index(link.a, n), resolve_index(link.b, n));
-                        if let (Some(a), Some(b)) = ends {
-                            let (a, b) = (body.first + a, body.first + b);
-                            if let Some(&alpha) = of_pair.get(&(a.min(b), a.max(b))) {
-                                link.compliance = alpha;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// The scene as RON text, in the same format [`parse`] reads.
     pub fn to_ron(&self) -> String {
         let config = ron::ser::PrettyConfig::new()
+            // Deeper than a body definition's own lists (a state's positions,
+            // a mesh's particles), one item per line rather than one number.
+            .depth_limit(4)
             .extensions(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES);
         let text = ron::ser::to_string_pretty(self, config)
             .expect("scene types always serialise: no maps with non-string keys");

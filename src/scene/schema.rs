@@ -32,6 +32,36 @@ pub struct Scene {
     /// Initial camera of the window.
     #[serde(default)]
     pub camera: CameraDef,
+    /// The world as it was when saved; when present the world starts from
+    /// it, bit-exactly (default None).
+    #[serde(default)]
+    pub state: Option<StateDef>,
+}
+
+/// `state: (...)`: what Save as and `run --save` write to resume a world.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateDef {
+    /// Simulated time (s). Required.
+    pub time: f64,
+    /// Per body, in `bodies` order. Required.
+    pub bodies: Vec<BodyStateDef>,
+}
+
+/// One body's particles in a [`StateDef`], numbered as in CSV and `pins`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyStateDef {
+    /// Position of every particle (m). Required.
+    pub positions: Vec<V3>,
+    /// Velocity of every particle (m/s). Required.
+    pub velocities: Vec<V3>,
+    /// Pinned particles; they replace the body's `pins` (default none).
+    #[serde(default)]
+    pub pins: Vec<usize>,
+    /// Links that broke, as particle pairs `(a, b)` (default none).
+    #[serde(default)]
+    pub broken: Vec<(usize, usize)>,
 }
 
 fn untitled() -> String {

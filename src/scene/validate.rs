@@ -129,6 +129,9 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
     for (i, d) in scene.drivers.iter().enumerate() {
         driver(&mut c, &format!("drivers[{i}]"), d, scene);
     }
+    if let Some(st) = &scene.state {
+        state(&mut c, scene, st);
+    }
     let cam = &scene.camera;
     c.v3("camera.target", cam.target, COORDINATE);
     c.num("camera.distance", cam.distance, CAMERA_DISTANCE);
@@ -355,4 +358,81 @@ fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
     }
     c.num(&format!("{f}.motion.amplitude"), amplitude, AMPLITUDE);
     c.num(&format!("{f}.motion.frequency"), frequency, FREQUENCY);
+}
+
+/// A saved state must fit its scene: one entry per body, one position and
+/// velocity per particle (finite: a state continues a valid world), pins
+/// in range, and broken links that the scene's bodies have.
+fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
+    if !(st.time.is_finite() && st.time >= 0.0) {
+        c.fail(
+            "state.time",
+            format!("{} must be a finite time ≥ 0 s", st.time),
+        );
+    }
+    if st.bodies.len() != scene.bodies.len() {
+        c.fail(
+            "state.bodies",
+            format!(
+                "{} entries for {} bodies: one per body is accepted",
+                st.bodies.len(),
+                scene.bodies.len()
+            ),
+        );
+        return;
+    }
+    for (b, (saved, body)) in st.bodies.iter().zip(&scene.bodies).enumerate() {
+        let n = particle_count(body) as usize;
+        let f = format!("state.bodies[{b}]");
+        for (name, list) in [
+            ("positions", &saved.positions),
+            ("velocities", &saved.velocities),
+        ] {
+            if list.len() != n {
+                c.fail(
+                    format!("{f}.{name}"),
+                    format!(
+                        "{} entries for {n} particles: one per particle is accepted",
+                        list.len()
+                    ),
+                );
+            } else if let Some(k) = list.iter().position(|v| v.iter().any(|x| !x.is_finite())) {
+                c.fail(format!("{f}.{name}[{k}]"), "must be finite numbers");
+            }
+        }
+        for (k, &p) in saved.pins.iter().enumerate() {
+            if p >= n {
+                c.fail(
+                    format!("{f}.pins[{k}]"),
+                    format!(
+                        "index {p} is out of range: accepted 0 ..= {}",
+                        n.saturating_sub(1)
+                    ),
+                );
+            }
+        }
+    }
+    if st.bodies.iter().all(|b| b.broken.is_empty()) || !c.problems.is_empty() {
+        return;
+    }
+    // The links the bodies have, as built (cheap next to stepping them).
+    let mut bare = scene.clone();
+    bare.state = None;
+    let world = super::build::build(&bare);
+    let links: std::collections::HashSet<(usize, usize)> = world
+        .constraints
+        .iter()
+        .map(|l| (l.a.min(l.b), l.a.max(l.b)))
+        .collect();
+    for (b, (saved, body)) in st.bodies.iter().zip(&world.bodies).enumerate() {
+        for (k, &(a, z)) in saved.broken.iter().enumerate() {
+            let (wa, wz) = (body.first + a, body.first + z);
+            if a >= body.count || z >= body.count || !links.contains(&(wa.min(wz), wa.max(wz))) {
+                c.fail(
+                    format!("state.bodies[{b}].broken[{k}]"),
+                    format!("body {b} has no link between particles {a} and {z}"),
+                );
+            }
+        }
+    }
 }

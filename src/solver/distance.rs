@@ -110,6 +110,12 @@ pub struct DistanceConstraints {
     can_tear: bool,
     /// (h, β, XPBD?) the per-step caches were filled for; None = stale.
     prepared_for: Option<(u32, u32, bool)>,
+    /// Particle pairs of the constraints that broke, in order; its
+    /// capacity covers every tearable constraint, so tearing in a step
+    /// never allocates.
+    broken: Vec<(u32, u32)>,
+    /// Constraints ever added with a finite tear strain.
+    tearable: usize,
 }
 
 /// A read-only view of one constraint, for drawing and statistics.
@@ -192,7 +198,12 @@ impl DistanceConstraints {
             self.batches.resize_with(colour + 1, Batch::default);
         }
         self.batches[colour].push(a as u32, b as u32, rest, compliance, tear, tag);
-        self.can_tear |= tear.is_finite();
+        if tear.is_finite() {
+            self.can_tear = true;
+            self.tearable += 1;
+            // Room for every tearable constraint to break without allocating.
+            self.broken.reserve(self.tearable - self.broken.len());
+        }
         self.prepared_for = None;
     }
 
@@ -220,9 +231,11 @@ impl DistanceConstraints {
         }
     }
 
-    /// Removes constraint `i` of colour `colour` (order inside a colour is free).
+    /// Removes constraint `i` of colour `colour` (order inside a colour is
+    /// free) and records it as broken.
     fn remove(&mut self, colour: usize, i: usize) {
         let batch = &mut self.batches[colour];
+        self.broken.push((batch.a[i], batch.b[i]));
         if colour < OVERFLOW {
             let bit = !(1u64 << colour);
             self.colour_mask[batch.a[i] as usize] &= bit;
@@ -270,6 +283,29 @@ impl DistanceConstraints {
             }
         }
         broken
+    }
+
+    /// The particle pairs (world indices) of the constraints that broke, in
+    /// the order they broke.
+    pub fn broken(&self) -> &[(u32, u32)] {
+        &self.broken
+    }
+
+    /// Breaks one constraint between particles `a` and `b` (either order),
+    /// as tearing would; false when there is none.
+    pub fn break_link(&mut self, a: usize, b: usize) -> bool {
+        let pair = (a.min(b) as u32, a.max(b) as u32);
+        for colour in 0..self.batches.len() {
+            let batch = &self.batches[colour];
+            let found = (0..batch.len())
+                .find(|&i| (batch.a[i].min(batch.b[i]), batch.a[i].max(batch.b[i])) == pair);
+            if let Some(i) = found {
+                self.remove(colour, i);
+                self.prepared_for = None;
+                return true;
+            }
+        }
+        false
     }
 
     /// Every constraint, colour by colour.

@@ -232,6 +232,25 @@ impl World {
         self.time
     }
 
+    /// Sets the simulated time (s), e.g. to resume a saved world (drivers
+    /// follow the time).
+    pub fn set_time(&mut self, time: f64) {
+        debug_assert!(time.is_finite());
+        self.time = time;
+    }
+
+    /// Puts particle `i` at `pos` (m) with velocity `vel` (m/s; a held
+    /// particle keeps zero), e.g. to resume a saved world.
+    pub fn set_particle(&mut self, i: usize, pos: Vec3, vel: Vec3) {
+        debug_assert!(pos.is_finite() && vel.is_finite());
+        self.particles.pos[i] = pos;
+        self.particles.vel[i] = if self.particles.inv_mass[i] > 0.0 {
+            vel
+        } else {
+            Vec3::ZERO
+        };
+    }
+
     /// Adds a driver; its particle becomes kinematic.
     pub fn add_driver(&mut self, driver: Driver) {
         self.set_hold(driver.particle, hold::DRIVEN, true);

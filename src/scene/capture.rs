@@ -1,0 +1,112 @@
+//! World → scene: what a user changed at run time, and the world's state,
+//! written back into a scene so saving keeps what they saw.
+
+use super::schema::*;
+use super::validate::resolve_index;
+use crate::solver::{Shape, World};
+
+impl Scene {
+    /// Copies what can change at run time — solver settings, pins,
+    /// compliances and self-collision switches —
+    /// from `world` (built from this scene) into the scene, so saving keeps
+    /// a user's edits.
+    pub fn capture(&mut self, world: &World) {
+        self.capture_compliances(world);
+        self.solver = SolverDef::from(&world.settings);
+        self.solver.body_collisions = world.body_collisions();
+        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
+            let pinned = body.range().filter(|&i| world.particles.is_pinned(i));
+            match (def, &body.shape) {
+                (BodyDef::Rope(r), _) => {
+                    r.pins = pinned.map(|i| (i - body.first) as i64).collect();
+                    r.self_collision = world.self_collision(b);
+                }
+                (BodyDef::Cloth(c), Shape::Cloth { columns, .. }) => {
+                    c.self_collision = world.self_collision(b);
+                    c.pins = pinned
+                        .map(|i| i - body.first)
+                        .map(|i| ((i / columns) as i64, (i % columns) as i64))
+                        .collect();
+                }
+                (BodyDef::Mesh(m), _) => {
+                    for (k, p) in m.particles.iter_mut().enumerate() {
+                        p.pinned = world.particles.is_pinned(body.first + k);
+                    }
+                }
+                (BodyDef::Cloth(_), _) => unreachable!("cloth bodies have cloth shapes"),
+            }
+        }
+    }
+
+    /// Copies every constraint compliance from `world` (built from this
+    /// scene) into the body definitions: ropes' and cloths' per kind, each
+    /// mesh link's own.
+    pub fn capture_compliances(&mut self, world: &World) {
+        use crate::solver::LinkKind::*;
+        let c = &world.constraints;
+        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
+            match def {
+                BodyDef::Rope(r) => {
+                    r.compliance = c.compliance(b, Stretch).unwrap_or(r.compliance);
+                    r.bend_compliance = c.compliance(b, Bend).or(r.bend_compliance);
+                }
+                BodyDef::Cloth(cl) => {
+                    cl.stretch_compliance =
+                        c.compliance(b, Stretch).unwrap_or(cl.stretch_compliance);
+                    cl.shear_compliance = c.compliance(b, Shear).unwrap_or(cl.shear_compliance);
+                    cl.bend_compliance = c.compliance(b, Bend).or(cl.bend_compliance);
+                }
+                BodyDef::Mesh(m) => {
+                    // Links by their particle pair (the world may have torn some).
+                    let mut of_pair = std::collections::HashMap::new();
+                    for l in c.iter().filter(|l| l.tag.body as usize == b) {
+                        of_pair.insert((l.a.min(l.b), l.a.max(l.b)), l.compliance);
+                    }
+                    let n = m.particles.len() as u64;
+                    for link in &mut m.links {
+                        let ends = (resolve_index(link.a, n), resolve_index(link.b, n));
+                        if let (Some(a), Some(b)) = ends {
+                            let (a, b) = (body.first + a, body.first + b);
+                            if let Some(&alpha) = of_pair.get(&(a.min(b), a.max(b))) {
+                                link.compliance = alpha;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records the world's state — time, every body's positions,
+    /// velocities and pins, the links that broke — so the scene starts
+    /// from it, bit-exactly (DESIGN §3 `state`).
+    pub fn capture_state(&mut self, world: &World) {
+        let p = &world.particles;
+        let v3 = |v: glam::Vec3| v.to_array();
+        let bodies = world
+            .bodies
+            .iter()
+            .map(|body| BodyStateDef {
+                positions: body.range().map(|i| v3(p.pos[i])).collect(),
+                velocities: body.range().map(|i| v3(p.vel[i])).collect(),
+                pins: body
+                    .range()
+                    .filter(|&i| p.is_pinned(i))
+                    .map(|i| i - body.first)
+                    .collect(),
+                broken: world
+                    .constraints
+                    .broken()
+                    .iter()
+                    .map(|&(a, b)| (a as usize, b as usize))
+                    .filter(|(a, _)| body.range().contains(a))
+                    .map(|(a, b)| (a - body.first, b - body.first))
+                    .collect(),
+            })
+            .collect();
+        self.state = Some(StateDef {
+            time: world.time(),
+            bodies,
+        });
+    }
+}
