@@ -147,6 +147,8 @@ struct State {
     realtime: f32,
     /// The hand's force while it pulls a particle (N).
     hand_force: Option<f32>,
+    /// The start-up hint is shown.
+    hint: bool,
     errors: Vec<String>,
     /// (position, screen position, pinned)
     particles: Vec<([f32; 3], [f32; 2], bool)>,
@@ -160,6 +162,7 @@ impl State {
             paused: false,
             realtime: 1.0,
             hand_force: None,
+            hint: false,
             errors: vec![],
             particles: vec![],
         };
@@ -171,6 +174,7 @@ impl State {
                 "time" => s.time = rest.parse().ok()?,
                 "paused" => s.paused = rest == "true",
                 "realtime" => s.realtime = rest.parse().ok()?,
+                "hint" => s.hint = rest == "true",
                 "hand_force" => {
                     s.hand_force = rest
                         .strip_prefix("Some(")
@@ -473,4 +477,23 @@ fn a_scene_too_heavy_for_real_time_says_how_far_behind_it_runs() {
     // (The ratio is smoothed over about a second; start-up frames are slow.)
     let fine = app.wait_for("real time", |s| s.realtime > 0.95);
     println!("the still rope runs at {:.2}× real time", fine.realtime);
+}
+
+#[test]
+fn a_hint_says_what_to_do_until_the_first_interaction() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-hint");
+    let scene = dir.join("still.ron");
+    std::fs::write(&scene, STILL_ROPE).unwrap();
+    let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
+    let first = app.wait_for("some frames", |s| s.frames > 30);
+    assert!(first.hint, "the hint shows at start");
+    sleep(Duration::from_millis(1500));
+    assert!(
+        app.state().unwrap().hint,
+        "and stays until the user does something"
+    );
+    x.xdotool(&["key", "Escape"]);
+    app.wait_for("the hint to fade", |s| !s.hint);
 }

@@ -4,6 +4,9 @@ use macroquad::prelude::{Camera3D, Mat4, Rect, Vec2, Vec3, Vec4, screen_height, 
 
 use crate::scene::CameraDef;
 
+/// Vertical field of view (degrees).
+const FOVY_DEGREES: f32 = 45.0;
+
 /// Orbits `target` at `distance`; yaw 0 looks along −z, positive pitch looks down.
 #[derive(Clone, Debug)]
 pub struct OrbitCamera {
@@ -43,6 +46,31 @@ impl OrbitCamera {
         self.target + back * self.distance
     }
 
+    /// Looks at the middle of `points` from the current direction, close
+    /// enough that all of them fit in the view (F / Home).
+    pub fn frame(&mut self, points: &[Vec3]) {
+        let finite = points.iter().filter(|p| p.is_finite());
+        let (lo, hi) = finite.fold(
+            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            |(lo, hi), &p| (lo.min(p), hi.max(p)),
+        );
+        if lo.x > hi.x {
+            return; // nothing to frame
+        }
+        let centre = (lo + hi) * 0.5;
+        let radius = points
+            .iter()
+            .filter(|p| p.is_finite())
+            .map(|p| p.distance(centre))
+            .fold(0.0, f32::max)
+            .max(0.05);
+        let half_fovy = FOVY_DEGREES.to_radians() * 0.5;
+        let aspect = self.view.w.max(1.0) / self.view.h.max(1.0);
+        let half_fovx = (half_fovy.tan() * aspect).atan();
+        self.target = centre;
+        self.distance = radius / half_fovy.min(half_fovx).sin() * 1.05;
+    }
+
     /// Unit vector from the eye toward the target.
     pub fn forward(&self) -> Vec3 {
         (self.target - self.eye()).normalize()
@@ -62,7 +90,7 @@ impl OrbitCamera {
             position: self.eye(),
             target: self.target,
             up: Vec3::Y,
-            fovy: 45f32.to_radians(),
+            fovy: FOVY_DEGREES.to_radians(),
             z_near: (self.distance * 0.01).max(1e-3),
             z_far: self.distance * 100.0 + 100.0,
             ..Default::default()

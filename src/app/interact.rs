@@ -26,6 +26,9 @@ pub struct Mouse {
     pub hovered: Option<usize>,
     drag: Drag,
     last: Vec2,
+    /// The cursor has moved since the window opened: before that its
+    /// position is wherever the pointer happened to be, not a choice.
+    moved: bool,
     /// Where the held particle was asked to be last frame (m).
     last_target: Option<Vec3>,
     /// Smoothed velocity of the drag target (m/s), handed to the particle on release.
@@ -38,6 +41,7 @@ impl Default for Mouse {
             hovered: None,
             drag: Drag::None,
             last: Vec2::ZERO,
+            moved: false,
             last_target: None,
             velocity: Vec3::ZERO,
         }
@@ -79,9 +83,12 @@ impl Mouse {
     ) {
         let cursor = Vec2::from(mouse_position());
         let delta = cursor - self.last;
+        if self.last != Vec2::ZERO && delta != Vec2::ZERO {
+            self.moved = true;
+        }
         self.last = cursor;
         if self.drag == Drag::None {
-            self.hovered = if over_ui {
+            self.hovered = if over_ui || !self.moved {
                 None
             } else {
                 pick(world, camera, cursor)

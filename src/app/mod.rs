@@ -21,7 +21,7 @@ use macroquad::prelude::*;
 use image::ImageEncoder;
 
 use crate::scene::{self, Scene};
-use crate::solver::World;
+use crate::solver::{Settings, World};
 use camera::OrbitCamera;
 use interact::Mouse;
 use render::{Display, Highlight, Renderer};
@@ -91,7 +91,8 @@ async fn main_loop(options: Options) {
 /// Where the running scene came from.
 #[derive(Clone, Debug)]
 enum Source {
-    Builtin,
+    /// A scene built into the binary, by file name.
+    Builtin(&'static str),
     File(PathBuf),
 }
 
@@ -138,6 +139,9 @@ pub struct App {
     status: String,
     watcher: Option<reload::FileWatcher>,
     help: bool,
+    /// The start-up hint: None while shown, then the time (s, wall) of the
+    /// first interaction, from which it fades.
+    hint_faded_from: Option<f64>,
     timing: Timing,
     stats: WorldStats,
     stale_stats: bool,
@@ -156,7 +160,7 @@ impl App {
         let builtin = scene::parse(scene::DEFAULT_SCENE, Path::new("<built-in default scene>"))
             .expect("the built-in scene is valid (a test checks it)");
         let mut app = Self {
-            source: Source::Builtin,
+            source: Source::Builtin("default.ron"),
             world: solver_world(&builtin),
             camera: OrbitCamera::from(&builtin.camera),
             scene: builtin,
@@ -173,6 +177,7 @@ impl App {
             status: String::new(),
             watcher: None,
             help: false,
+            hint_faded_from: None,
             timing: Timing::default(),
             stats: WorldStats::default(),
             stale_stats: true,
@@ -201,26 +206,51 @@ impl App {
                 None
             }
         };
-        if self.reload() {
+        if self.load(false) {
             self.camera = OrbitCamera::from(&self.scene.camera);
         }
     }
 
-    /// Re-reads the scene file (the camera stays). Returns true on success.
+    /// Opens a scene built into the binary (not watched).
+    fn open_builtin(&mut self, name: &'static str) {
+        self.source = Source::Builtin(name);
+        self.watcher = None;
+        if self.load(false) {
+            self.camera = OrbitCamera::from(&self.scene.camera);
+        }
+    }
+
+    /// Re-reads the scene (the camera stays), keeping every solver setting
+    /// the user changed in the panel unless the file changed that setting
+    /// too. Returns true on success.
     fn reload(&mut self) -> bool {
-        let Source::File(path) = &self.source else {
-            self.reset();
-            return true;
+        self.load(true)
+    }
+
+    fn load(&mut self, keep_edits: bool) -> bool {
+        let loaded = match &self.source {
+            Source::File(path) => scene::load(path),
+            Source::Builtin(name) => {
+                let text = scene::builtin(name).expect("built-in names come from BUILTIN");
+                scene::parse(text, Path::new(name))
+            }
         };
-        match scene::load(path) {
+        match loaded {
             Ok(scene) => {
                 self.mouse.cancel(&mut self.world);
-                self.world = solver_world(&scene);
+                let mut world = solver_world(&scene);
+                if keep_edits {
+                    let file_before = Settings::from(&self.scene.solver);
+                    world.settings =
+                        reload::keep_panel_edits(file_before, self.world.settings, world.settings);
+                    world.set_hand(self.world.hand());
+                }
+                self.world = world;
+                self.status = format!("loaded {}", self.source_name());
                 self.scene = scene;
                 self.errors.clear();
                 self.accumulator = 0.0;
                 self.stale_stats = true;
-                self.status = format!("loaded {}", path.display());
                 true
             }
             Err(errors) => {
@@ -230,9 +260,19 @@ impl App {
         }
     }
 
-    /// Restarts the simulation from the scene, keeping the panel's settings.
+    /// The running scene's file, or the built-in scene's name.
+    fn source_name(&self) -> String {
+        match &self.source {
+            Source::File(p) => p.display().to_string(),
+            Source::Builtin(name) => format!("{name} (built in)"),
+        }
+    }
+
+    /// Restarts the simulation and the camera from the scene, keeping the
+    /// panel's settings.
     fn reset(&mut self) {
         self.mouse.cancel(&mut self.world);
+        self.camera = OrbitCamera::from(&self.scene.camera);
         let (settings, hand) = (self.world.settings, self.world.hand());
         self.world = solver_world(&self.scene);
         self.world.settings = settings;
@@ -269,6 +309,14 @@ impl App {
         egui_macroquad::ui(|ctx| self.ui(ctx));
         let ui_ms = t.elapsed().as_secs_f32() * 1e3;
         self.keyboard();
+        let touched = [MouseButton::Left, MouseButton::Right, MouseButton::Middle]
+            .into_iter()
+            .any(is_mouse_button_pressed)
+            || get_last_key_pressed().is_some()
+            || mouse_wheel().1 != 0.0;
+        if touched && self.hint_faded_from.is_none() {
+            self.hint_faded_from = Some(get_time());
+        }
         let frame_dt = get_frame_time();
         // The hand's velocity is measured in simulated time, as the grab
         // moves the particle in simulated time: a flick in slow motion
@@ -307,6 +355,12 @@ impl App {
     fn simulate(&mut self, frame_dt: f32) {
         if self.paused {
             self.accumulator = 0.0;
+            // The world stays frozen, but a held particle follows the
+            // cursor, so the rope can be posed before pressing Space.
+            if self.world.grabbed().is_some() {
+                self.world.pose_held();
+                self.stale_stats = true;
+            }
             return;
         }
         let dt = self.world.settings.dt;
@@ -381,6 +435,9 @@ impl App {
         if is_key_pressed(KeyCode::R) {
             self.reset();
         }
+        if is_key_pressed(KeyCode::F) || is_key_pressed(KeyCode::Home) {
+            self.camera.frame(&self.world.particles.pos);
+        }
         if is_key_pressed(KeyCode::P) {
             self.mouse.toggle_pin(&mut self.world);
         }
@@ -408,6 +465,7 @@ impl App {
         self.legend(ctx);
         self.realtime_badge(ctx);
         self.hand_badge(ctx);
+        self.start_hint(ctx);
         if self.help {
             self.help_window(ctx);
         }
@@ -424,6 +482,7 @@ impl App {
         let _ = writeln!(s, "time {}", self.world.time());
         let _ = writeln!(s, "paused {}", self.paused);
         let _ = writeln!(s, "realtime {:.3}", self.realtime);
+        let _ = writeln!(s, "hint {}", self.hint_opacity() > 0.0);
         let _ = writeln!(s, "scene {}", self.scene.name);
         let _ = writeln!(s, "held {:?}", self.world.grabbed());
         let _ = writeln!(s, "hand_force {:?}", self.world.hand_force());

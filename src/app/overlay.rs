@@ -44,6 +44,44 @@ impl App {
             });
     }
 
+    /// How visible the start-up hint is: 1 until the first interaction,
+    /// then fading to 0 over a second.
+    pub(super) fn hint_opacity(&self) -> f32 {
+        self.hint_faded_from.map_or(1.0, |t| {
+            (1.0 - (macroquad::time::get_time() - t) as f32).max(0.0)
+        })
+    }
+
+    /// "drag the rope · right-click to pin · H for help" over the view,
+    /// until the user does something.
+    pub(super) fn start_hint(&mut self, ctx: &egui::Context) {
+        let alpha = self.hint_opacity();
+        if alpha <= 0.0 {
+            return;
+        }
+        let view = ctx.available_rect();
+        egui::Area::new(egui::Id::new("hint"))
+            .pivot(egui::Align2::CENTER_BOTTOM)
+            .fixed_pos(egui::pos2(view.center().x, view.bottom() - 24.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                let a = (alpha * 255.0) as u8;
+                egui::Frame::new()
+                    .fill(Color32::from_black_alpha((alpha * 170.0) as u8))
+                    .corner_radius(6.0)
+                    .inner_margin(egui::Margin::symmetric(12, 6))
+                    .show(ui, |ui| {
+                        ui.label(
+                            RichText::new(
+                                "drag the rope · right-click to pin · scroll to zoom · H for help",
+                            )
+                            .color(Color32::from_rgba_unmultiplied(235, 235, 235, a))
+                            .size(16.0),
+                        );
+                    });
+            });
+    }
+
     /// The hand's force beside the cursor while it pulls a particle.
     pub(super) fn hand_badge(&mut self, ctx: &egui::Context) {
         let Some(force) = self.world.hand_force() else {
@@ -151,7 +189,11 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "Ctrl+S",
         "save as (the path in the panel), with the world's state",
     ),
-    ("R", "reset to the scene (solver settings kept)"),
+    (
+        "R",
+        "reset to the scene and its camera (solver settings kept)",
+    ),
+    ("F / Home", "frame the scene: look at all of it"),
     ("H / F1", "this help"),
     ("Esc", "close this help"),
 ];

@@ -6,7 +6,7 @@ use egui_macroquad::egui::{self, RichText};
 
 use super::render::ColourMode;
 use super::{App, interact};
-use crate::scene::BodyDef;
+use crate::scene::{self, BodyDef};
 use crate::solver::{LinkKind, Method, limits};
 
 /// Text fields and the scene list.
@@ -89,8 +89,11 @@ fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
 
 impl App {
     pub(super) fn side_panel(&mut self, ctx: &egui::Context) {
+        // However far it is dragged, the view keeps at least 360 px.
+        let widest = (ctx.screen_rect().width() - 360.0).max(200.0);
         egui::SidePanel::right("controls")
             .default_width(310.0)
+            .max_width(widest)
             .resizable(true)
             .show(ctx, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
@@ -109,15 +112,16 @@ impl App {
 
     fn scene_section(&mut self, ui: &mut egui::Ui) {
         ui.heading(&self.scene.name);
-        let current = match &self.source {
-            super::Source::Builtin => "built-in default".to_string(),
-            super::Source::File(p) => p.display().to_string(),
-        };
+        let current = self.source_name();
         let mut pick = None;
+        let mut pick_builtin = None;
         egui::ComboBox::from_label("scene")
             .selected_text(&current)
             .width(200.0)
             .show_ui(ui, |ui| {
+                if !self.panel.scene_files.is_empty() {
+                    ui.label(RichText::new("files (reload when saved)").small());
+                }
                 for f in &self.panel.scene_files {
                     let name = f.file_name().unwrap_or_default().to_string_lossy();
                     if ui
@@ -127,9 +131,19 @@ impl App {
                         pick = Some(f.clone());
                     }
                 }
+                ui.label(RichText::new("built in").small());
+                for &(name, _) in scene::BUILTIN {
+                    let selected = matches!(self.source, super::Source::Builtin(n) if n == name);
+                    if ui.selectable_label(selected, name).clicked() {
+                        pick_builtin = Some(name);
+                    }
+                }
             })
             .response
-            .on_hover_text("the .ron files in the scenes folder");
+            .on_hover_text("the .ron files beside the opened scene (or in ./scenes), and every scene built into catenary");
+        if let Some(name) = pick_builtin {
+            self.open_builtin(name);
+        }
         ui.horizontal(|ui| {
             ui.add(egui::TextEdit::singleline(&mut self.panel.open_path).desired_width(190.0))
                 .on_hover_text("path of a scene file to open");
@@ -327,19 +341,26 @@ impl App {
             egui::CollapsingHeader::new(title)
                 .default_open(b < 2)
                 .show(ui, |ui| {
-                    for &(kind, label) in kinds {
-                        let Some((lo, hi)) = self.world.constraints.compliance_range(b, kind)
-                        else {
-                            continue;
-                        };
-                        if lo == hi {
-                            if let Some(v) = compliance_ui(ui, label, hi) {
-                                edits.push((b, kind, Edit::Set(v)));
+                    let pbd = self.world.settings.method == Method::Pbd;
+                    ui.add_enabled_ui(!pbd, |ui| {
+                        for &(kind, label) in kinds {
+                            let Some((lo, hi)) = self.world.constraints.compliance_range(b, kind)
+                            else {
+                                continue;
+                            };
+                            if lo == hi {
+                                if let Some(v) = compliance_ui(ui, label, hi) {
+                                    edits.push((b, kind, Edit::Set(v)));
+                                }
+                            } else if let Some(v) = scale_ui(ui, label, hi) {
+                                edits.push((b, kind, Edit::Scale(v / hi)));
                             }
-                        } else if let Some(v) = scale_ui(ui, label, hi) {
-                            edits.push((b, kind, Edit::Scale(v / hi)));
                         }
-                    }
+                    })
+                    .response
+                    .on_disabled_hover_text(
+                        "PBD has no compliance: stiffness k and the substep count set it",
+                    );
                     if !matches!(def, BodyDef::Mesh(_)) {
                         let mut on = self.world.self_collision(b);
                         if ui
@@ -435,8 +456,13 @@ impl App {
             );
             row(
                 "max tension",
-                format!("{:.3} N", self.stats.max_tension),
-                "largest |λ|/h² of the last substep",
+                if w.settings.method == Method::Pbd && w.settings.pbd_stiffness != 1.0 {
+                    format!("{:.3} (not a force)", self.stats.max_tension)
+                } else {
+                    format!("{:.3} N", self.stats.max_tension)
+                },
+                "largest |λ|/h² of the last substep; in PBD a force only when k = 1 \
+                 (a PBD projection with k < 1 is not a physical impulse)",
             );
             row(
                 "energy",

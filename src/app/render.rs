@@ -329,37 +329,43 @@ impl Renderer {
     ) {
         let p = &world.particles;
         let mut mesh = self.take_mesh();
+        let toward_eye = right.cross(up);
         for i in range {
-            let (colour, scale) = if hl.held == Some(i) {
-                (HELD, 1.8)
-            } else if hl.hovered == Some(i) {
-                (HOVER, 1.8)
-            } else if p.is_driven(i) {
-                (DRIVEN, 1.8)
+            let own = if p.is_driven(i) {
+                Some(DRIVEN)
             } else if p.is_pinned(i) {
-                (PINNED, 1.8)
+                Some(PINNED)
+            } else {
+                None
+            };
+            // The hovered particle gets a yellow ring around its own colour,
+            // so pinning it shows at once under the cursor.
+            let (under, colour, scale) = if hl.held == Some(i) {
+                (None, HELD, 1.8)
+            } else if hl.hovered == Some(i) {
+                (Some(HOVER), own.unwrap_or(HOVER), 1.8)
+            } else if let Some(c) = own {
+                (None, c, 1.8)
             } else if all {
                 // Joints: the ribbon's colour, a little darker.
                 let [r, g, b, a] = rgba(self.base_colour(i, ROPE, mode), 0.75);
-                (Color::from_rgba(r, g, b, a), 1.0)
+                (None, Color::from_rgba(r, g, b, a), 1.0)
             } else {
                 continue;
             };
             let size = p.radius[i].max(0.01) * scale;
-            Self::flush_if_full(&mut mesh, 9);
-            let c: [u8; 4] = colour.into();
-            let base = mesh.vertices.len() as u16;
-            // An octagon facing the camera, lifted toward it by a radius
-            // so it is not hidden in the ribbon it sits on.
-            let centre = p.pos[i] + right.cross(up) * size;
-            mesh.vertices.push(vertex(centre, c));
-            for k in 0..8u16 {
-                let a = k as f32 * std::f32::consts::FRAC_PI_4;
-                let rim = centre + (right * a.cos() + up * a.sin()) * size;
-                mesh.vertices.push(vertex(rim, c));
-                mesh.indices
-                    .extend([base, base + 1 + k, base + 1 + (k + 1) % 8]);
+            // Lifted toward the camera so it is not hidden in the ribbon.
+            let centre = p.pos[i] + toward_eye * (size * 1.5);
+            if let Some(ring) = under.filter(|_| own.is_some()) {
+                octagon(&mut mesh, centre, size * 1.5, (right, up), ring);
             }
+            octagon(
+                &mut mesh,
+                centre + toward_eye * (size * 0.1),
+                size,
+                (right, up),
+                colour,
+            );
         }
         flush(&mut mesh);
         self.mesh = Some(mesh);
@@ -381,6 +387,21 @@ fn flush(mesh: &mut Mesh) {
     }
     mesh.vertices.clear();
     mesh.indices.clear();
+}
+
+/// A filled octagon of radius `size` at `centre`, facing the camera.
+fn octagon(mesh: &mut Mesh, centre: Vec3, size: f32, (right, up): (Vec3, Vec3), colour: Color) {
+    Renderer::flush_if_full(mesh, 9);
+    let c: [u8; 4] = colour.into();
+    let base = mesh.vertices.len() as u16;
+    mesh.vertices.push(vertex(centre, c));
+    for k in 0..8u16 {
+        let a = k as f32 * std::f32::consts::FRAC_PI_4;
+        let rim = centre + (right * a.cos() + up * a.sin()) * size;
+        mesh.vertices.push(vertex(rim, c));
+        mesh.indices
+            .extend([base, base + 1 + k, base + 1 + (k + 1) % 8]);
+    }
 }
 
 /// The inextensible catenary through the ends of rope `b`, when exactly

@@ -292,6 +292,16 @@ impl World {
         self.hand = hand;
     }
 
+    /// Puts the held particle where the hand is, at rest, without
+    /// stepping: posing a paused world.
+    pub fn pose_held(&mut self) {
+        if let Some(g) = self.grab.as_mut() {
+            g.from = g.target;
+            self.particles.pos[g.particle] = g.target;
+            self.particles.vel[g.particle] = Vec3::ZERO;
+        }
+    }
+
     /// Where the hand is (m), while it pulls a particle with a capped force.
     pub fn hand_target(&self) -> Option<Vec3> {
         self.hand_force().and(self.grab.map(|g| g.target))
