@@ -373,8 +373,14 @@ impl App {
                     }
                 });
         }
-        for (b, on) in toggles {
-            self.world.set_self_collision(b, on);
+        for (b, wanted) in toggles {
+            let on = self.world.set_self_collision(b, wanted);
+            if wanted && !on {
+                self.status = format!(
+                    "body {b}: self-collision refused — its radius is over {}× its particle spacing",
+                    limits::RADIUS_PER_SPACING
+                );
+            }
             match &mut self.scene.bodies[b] {
                 BodyDef::Rope(r) => r.self_collision = on, // kept by Reset
                 BodyDef::Cloth(c) => c.self_collision = on,

@@ -54,6 +54,24 @@ pub(crate) struct ParticleContacts {
     pub correction: Vec<Vec3>,
 }
 
+impl RestShape {
+    /// False when a particle's radius is so large against the spacing of
+    /// the rest shape ([`crate::solver::limits::RADIUS_PER_SPACING`]) that
+    /// the spatial hash would compare every particle with every other.
+    fn hash_is_useful(&self, radius: &[f32]) -> bool {
+        let spacing = self
+            .rest
+            .windows(2)
+            .map(|w| w[0].distance(w[1]))
+            .filter(|&d| d > 0.0)
+            .fold(f32::INFINITY, f32::min);
+        let largest = radius[self.first..self.first + self.rest.len()]
+            .iter()
+            .fold(0f32, |a, &r| a.max(r));
+        !spacing.is_finite() || largest <= crate::solver::limits::RADIUS_PER_SPACING * spacing
+    }
+}
+
 impl ParticleContacts {
     /// Records the rest shape of the particles `first..first + rest.len()`
     /// of `body`, so its self-collision can be switched on.
@@ -81,6 +99,9 @@ impl ParticleContacts {
         let Some(Some(shape)) = self.shapes.get_mut(body) else {
             return false;
         };
+        if on && !shape.hash_is_useful(radius) {
+            return false;
+        }
         shape.enabled = on;
         self.rebuild(radius);
         on
@@ -107,7 +128,11 @@ impl ParticleContacts {
         self.entry_of.resize(radius.len(), u32::MAX);
         self.cell = 0.0;
         for (b, shape) in self.shapes.iter().enumerate() {
-            let Some(shape) = shape.as_ref().filter(|s| s.enabled || self.between_bodies) else {
+            // Between bodies, only bodies whose radius keeps the hash useful.
+            let Some(shape) = shape
+                .as_ref()
+                .filter(|s| s.enabled || (self.between_bodies && s.hash_is_useful(radius)))
+            else {
                 continue;
             };
             for (k, &r) in shape.rest.iter().enumerate() {

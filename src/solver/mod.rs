@@ -357,7 +357,9 @@ impl World {
     }
 
     /// Switches collisions between the particles of body `body` on or off.
-    /// Returns whether they are on (never without a rest shape).
+    /// Returns whether they are on: never without a rest shape, nor when
+    /// the body's radius exceeds `limits::RADIUS_PER_SPACING` × its
+    /// particle spacing (the spatial hash would compare all pairs).
     pub fn set_self_collision(&mut self, body: usize, on: bool) -> bool {
         self.contacts.set_enabled(body, on, &self.particles.radius)
     }
