@@ -101,6 +101,15 @@ enum Source {
 struct Timing {
     solver_ms: f32,
     render_ms: f32,
+    /// Constraint projections per second of solver time, smoothed (0 = not measured yet).
+    rate: f64,
+}
+
+impl Timing {
+    /// Measured projections per second, or a modest guess before any step.
+    fn projection_rate(&self) -> f64 {
+        if self.rate > 0.0 { self.rate } else { 2e8 }
+    }
 }
 
 /// Statistics of the world shown in the panel and plots.
@@ -367,12 +376,17 @@ impl App {
         self.accumulator += frame_dt.min(0.1) * self.time_scale;
         let t = Instant::now();
         let mut steps = 0;
-        while self.accumulator >= dt && steps < 4 {
+        // At most 4 steps, and no more once a drawn frame's budget (33 ms)
+        // is spent: a heavy scene then runs slower but the window answers.
+        while self.accumulator >= dt
+            && steps < 4
+            && (steps == 0 || t.elapsed().as_secs_f32() < 0.033)
+        {
             self.step();
             self.accumulator -= dt;
             steps += 1;
         }
-        if steps == 4 {
+        if self.accumulator >= dt {
             // Behind: drop the backlog rather than snowball (the world
             // always steps whole frames of dt, so it stays deterministic).
             self.accumulator = self.accumulator.min(dt);
@@ -386,10 +400,14 @@ impl App {
             self.realtime = (self.paced.0 / self.paced.1).min(1.0);
         }
         if steps > 0 {
-            smooth(
-                &mut self.timing.solver_ms,
-                t.elapsed().as_secs_f32() * 1e3 / steps as f32,
-            );
+            let per_step = t.elapsed().as_secs_f64() / steps as f64;
+            smooth(&mut self.timing.solver_ms, (per_step * 1e3) as f32);
+            let rate = self.world.projections_per_frame() as f64 / per_step.max(1e-9);
+            self.timing.rate = if self.timing.rate == 0.0 {
+                rate
+            } else {
+                self.timing.rate * 0.9 + rate * 0.1
+            };
         }
     }
 

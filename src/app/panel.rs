@@ -9,8 +9,15 @@ use super::{App, interact};
 use crate::scene::{self, BodyDef};
 use crate::solver::{LinkKind, Method, limits};
 
+/// Seconds of solver time per frame above which a substeps × iterations
+/// choice waits for a confirmation.
+const COSTLY_S: f64 = 0.25;
+
 /// Text fields and the scene list.
 pub struct PanelState {
+    /// Substeps × iterations chosen on the sliders but too costly to apply
+    /// without a confirmation.
+    pending_counts: Option<(u32, u32)>,
     scene_files: Vec<PathBuf>,
     open_path: String,
     save_path: String,
@@ -33,6 +40,7 @@ impl PanelState {
             .collect();
         scene_files.sort();
         Self {
+            pending_counts: None,
             scene_files,
             open_path: opened.map(|p| p.display().to_string()).unwrap_or_default(),
             save_path: opened
@@ -205,18 +213,59 @@ impl App {
                     "classic PBD: stiffness k per projection, depends on substeps and iterations",
                 );
         });
+        // Substeps and iterations set the cost; a choice that would take
+        // longer than COSTLY_S per frame waits for a confirmation, so the
+        // window never freezes on a slider's way up.
+        let (mut substeps, mut iterations) = self
+            .panel
+            .pending_counts
+            .unwrap_or((s.substeps, s.iterations));
         ui.add(
-            slider(&mut s.substeps, 1..=200)
+            slider(&mut substeps, 1..=200)
                 .logarithmic(true)
                 .text("substeps"),
         )
         .on_hover_text("substeps per frame; h = dt / substeps");
         ui.add(
-            slider(&mut s.iterations, 1..=100)
+            slider(&mut iterations, 1..=100)
                 .logarithmic(true)
                 .text("iterations"),
         )
         .on_hover_text("Gauss–Seidel passes over all constraints per substep");
+        if (substeps, iterations) != (s.substeps, s.iterations) {
+            let passes = substeps as f64 * iterations as f64;
+            let cost = self.world.constraints.len() as f64 * passes / self.timing.projection_rate();
+            if cost <= COSTLY_S {
+                s.substeps = substeps;
+                s.iterations = iterations;
+                self.panel.pending_counts = None;
+            } else {
+                self.panel.pending_counts = Some((substeps, iterations));
+            }
+        } else {
+            self.panel.pending_counts = None;
+        }
+        if let Some((sub, it)) = self.panel.pending_counts {
+            let cost = self.world.constraints.len() as f64 * (sub as f64 * it as f64)
+                / self.timing.projection_rate();
+            ui.label(
+                RichText::new(format!(
+                    "{sub} × {it} would take ≈ {cost:.1} s per frame: the window would answer \
+                     only that often"
+                ))
+                .color(egui::Color32::from_rgb(255, 200, 90)),
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Apply").clicked() {
+                    s.substeps = sub;
+                    s.iterations = it;
+                    self.panel.pending_counts = None;
+                }
+                if ui.button("Cancel").clicked() {
+                    self.panel.pending_counts = None;
+                }
+            });
+        }
         ui.add(
             slider(&mut s.dt, 1.0 / 480.0..=1.0 / 15.0)
                 .logarithmic(true)
