@@ -166,7 +166,7 @@ impl CsvWriter {
     }
 
     fn frame(&mut self, frame: u64, world: &World) -> Result<()> {
-        for (b, body) in world.bodies.iter().enumerate() {
+        for (b, body) in world.bodies().iter().enumerate() {
             for (k, i) in body.range().enumerate() {
                 let p = world.particles.pos[i];
                 writeln!(self.out, "{frame},{b},{k},{},{},{}", p.x, p.y, p.z)

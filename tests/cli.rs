@@ -245,7 +245,7 @@ fn save_then_load_gives_the_same_world() {
         let mut scene = scene::load(&path).unwrap();
         let mut world = scene.build();
         // A run-time edit: pin the middle particle of the first body, unpin its first.
-        let body = world.bodies[0].clone();
+        let body = world.bodies()[0].clone();
         world.set_pinned(body.first + body.count / 2, true);
         world.set_pinned(body.first, false);
         world.settings.substeps = 13;
@@ -259,8 +259,8 @@ fn save_then_load_gives_the_same_world() {
         let rebuilt = reloaded.build();
         assert_eq!(rebuilt.particles.pos, world.particles.pos);
         assert_eq!(
-            rebuilt.particles.inv_mass,
-            world.particles.inv_mass,
+            rebuilt.particles.inv_mass(),
+            world.particles.inv_mass(),
             "{}",
             path.display()
         );

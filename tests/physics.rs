@@ -317,7 +317,7 @@ fn damped_scenes_stay_finite_and_no_more_strained_than_undamped() {
 #[test]
 fn a_driven_particle_follows_its_sine_exactly_and_a_held_one_its_target() {
     let mut w = scene_world("waves.ron");
-    let d = w.drivers[0];
+    let d = w.drivers()[0];
     for frame in 1..=90 {
         w.step();
         let t = frame as f64 / 60.0;
@@ -579,7 +579,7 @@ fn collisions_between_bodies_keep_a_rope_in_a_cloth_hammock() {
             w.step();
         }
         assert_sane(&w, 10.0);
-        let rope = w.bodies[1].range();
+        let rope = w.bodies()[1].range();
         w.particles.pos[rope]
             .iter()
             .map(|p| p.y)

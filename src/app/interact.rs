@@ -198,7 +198,7 @@ pub fn default_hand(world: &World) -> Hand {
     let p = &world.particles;
     let mass: f32 = (0..p.len())
         .filter(|&i| !p.is_pinned(i) && !p.is_driven(i))
-        .map(|i| p.mass[i])
+        .map(|i| p.mass()[i])
         .sum();
     let g = world.settings.gravity.length().max(9.81);
     let range = crate::solver::limits::HAND_FORCE;

@@ -113,7 +113,7 @@ impl Renderer {
         let forward = camera.forward();
         let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
         let up = right.cross(forward);
-        for (b, body) in world.bodies.iter().enumerate() {
+        for (b, body) in world.bodies().iter().enumerate() {
             match body.shape {
                 Shape::Cloth { columns, rows } => {
                     self.cloth(world, b, columns, rows, eye, display);
@@ -178,7 +178,7 @@ impl Renderer {
             self.value[l.a] = self.value[l.a].max(v);
             self.value[l.b] = self.value[l.b].max(v);
             max = max.max(v);
-            if let Shape::Cloth { columns, .. } = world.bodies[l.tag.body as usize].shape
+            if let Shape::Cloth { columns, .. } = world.bodies()[l.tag.body as usize].shape
                 && l.tag.kind != LinkKind::Bend
             {
                 let (lo, hi) = (l.a.min(l.b), l.a.max(l.b));
@@ -210,7 +210,7 @@ impl Renderer {
         eye: Vec3,
         display: &Display,
     ) {
-        let first = world.bodies[b].first;
+        let first = world.bodies()[b].first;
         let pos = &world.particles.pos[first..first + cols * rows];
         self.normals.clear();
         for r in 0..rows {

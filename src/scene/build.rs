@@ -53,7 +53,7 @@ pub(crate) fn build(scene: &Scene) -> World {
             BodyDef::Mesh(m) => mesh(&mut world, i, m),
         };
         let count = world.particles.len() - first;
-        world.bodies.push(Body {
+        world.add_body(Body {
             first,
             count,
             shape,
@@ -66,7 +66,7 @@ pub(crate) fn build(scene: &Scene) -> World {
     }
     world.colliders = scene.colliders.iter().map(collider).collect();
     for d in &scene.drivers {
-        let body = &world.bodies[d.body];
+        let body = &world.bodies()[d.body];
         let particle = body.first + resolve_index(d.particle, body.count as u64).expect(VALIDATED);
         let Motion::Sine {
             axis,
@@ -91,7 +91,7 @@ pub(crate) fn build(scene: &Scene) -> World {
 fn restore(world: &mut World, state: &StateDef) {
     world.set_time(state.time);
     for (b, saved) in state.bodies.iter().enumerate() {
-        let range = world.bodies[b].range();
+        let range = world.bodies()[b].range();
         for i in range.clone() {
             world.set_pinned(i, false);
         }
@@ -191,7 +191,7 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
 /// straight (particles apart by their distance along it), the cloth's flat
 /// grid — and switches its self-collision on when the scene asks.
 fn self_collision(world: &mut World, body: usize, def: &BodyDef) {
-    let b = &world.bodies[body];
+    let b = &world.bodies()[body];
     let (rest, on): (Vec<Vec3>, bool) = match def {
         BodyDef::Rope(r) => {
             let chord = Vec3::from(r.start).distance(r.end.into());

@@ -14,7 +14,7 @@ impl Scene {
         self.capture_compliances(world);
         self.solver = SolverDef::from(&world.settings);
         self.solver.body_collisions = world.body_collisions();
-        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
+        for (b, (def, body)) in self.bodies.iter_mut().zip(world.bodies()).enumerate() {
             let pinned = body.range().filter(|&i| world.particles.is_pinned(i));
             match (def, &body.shape) {
                 (BodyDef::Rope(r), _) => {
@@ -44,7 +44,7 @@ impl Scene {
     pub fn capture_compliances(&mut self, world: &World) {
         use crate::solver::LinkKind::*;
         let c = &world.constraints;
-        for (b, (def, body)) in self.bodies.iter_mut().zip(&world.bodies).enumerate() {
+        for (b, (def, body)) in self.bodies.iter_mut().zip(world.bodies()).enumerate() {
             match def {
                 BodyDef::Rope(r) => {
                     r.compliance = c.compliance(b, Stretch).unwrap_or(r.compliance);
@@ -84,7 +84,7 @@ impl Scene {
         let p = &world.particles;
         let v3 = |v: glam::Vec3| v.to_array();
         let bodies = world
-            .bodies
+            .bodies()
             .iter()
             .map(|body| BodyStateDef {
                 positions: body.range().map(|i| v3(p.pos[i])).collect(),

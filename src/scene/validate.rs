@@ -424,7 +424,7 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
         .iter()
         .map(|l| (l.a.min(l.b), l.a.max(l.b)))
         .collect();
-    for (b, (saved, body)) in st.bodies.iter().zip(&world.bodies).enumerate() {
+    for (b, (saved, body)) in st.bodies.iter().zip(world.bodies()).enumerate() {
         for (k, &(a, z)) in saved.broken.iter().enumerate() {
             let (wa, wz) = (body.first + a, body.first + z);
             if a >= body.count || z >= body.count || !links.contains(&(wa.min(wz), wa.max(wz))) {

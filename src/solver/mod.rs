@@ -202,10 +202,10 @@ pub struct World {
     pub constraints: DistanceConstraints,
     /// Static colliders.
     pub colliders: Vec<Collider>,
-    /// Kinematic drivers.
-    pub drivers: Vec<Driver>,
-    /// Bodies in scene order.
-    pub bodies: Vec<Body>,
+    /// Kinematic drivers (their particles are held: w = 0).
+    drivers: Vec<Driver>,
+    /// Bodies in scene order; contiguous, in particle order.
+    bodies: Vec<Body>,
     time: f64,
     last_h: f32,
     grab: Option<Grab>,
@@ -249,6 +249,25 @@ impl World {
         } else {
             Vec3::ZERO
         };
+    }
+
+    /// The bodies, in scene order.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// Adds a body made of the particles `body.range()`, which must follow
+    /// the last body's and exist already.
+    pub fn add_body(&mut self, body: Body) {
+        let next = self.bodies.last().map_or(0, |b| b.first + b.count);
+        debug_assert_eq!(body.first, next, "bodies are contiguous, in order");
+        debug_assert!(body.first + body.count <= self.particles.len());
+        self.bodies.push(body);
+    }
+
+    /// The drivers, in the order they were added.
+    pub fn drivers(&self) -> &[Driver] {
+        &self.drivers
     }
 
     /// Adds a driver; its particle becomes kinematic.

@@ -24,20 +24,21 @@ pub struct Particles {
     pub pos: Vec<Vec3>,
     /// Position at the start of the current substep (m) in xyz; w holds
     /// a copy of the inverse mass, so the solver reads both in one load.
-    pub prev: Vec<Vec4>,
+    pub(crate) prev: Vec<Vec4>,
     /// Displacement during the current substep, x − x_prev (m). The
     /// constraints work on it rather than on x: small corrections then
     /// keep their full f32 precision instead of being rounded to the
     /// spacing of the coordinates (which is what would let a soft,
     /// finely substepped chain come to rest a few percent off).
     /// (xyz; w is always 0.)
-    pub delta: Vec<Vec4>,
+    pub(crate) delta: Vec<Vec4>,
     /// Velocity (m/s).
     pub vel: Vec<Vec3>,
-    /// Inverse mass w (1/kg); 0 for pinned, driven or grabbed particles.
-    pub inv_mass: Vec<f32>,
-    /// Mass m (kg), kept so a particle can be unpinned.
-    pub mass: Vec<f32>,
+    /// Inverse mass w (1/kg); 0 for pinned, driven or grabbed particles
+    /// (read with [`Particles::inv_mass`]; changed only through holds).
+    pub(crate) inv_mass: Vec<f32>,
+    /// Mass m (kg), kept so a particle can be unpinned (read with [`Particles::mass`]).
+    pub(crate) mass: Vec<f32>,
     /// Collision and drawing radius (m).
     pub radius: Vec<f32>,
     /// Bit set of [`hold`] reasons; 0 = free.
@@ -50,6 +51,16 @@ impl Particles {
         self.pos.len()
     }
 
+    /// Inverse masses w (1/kg): 0 for held particles.
+    pub fn inv_mass(&self) -> &[f32] {
+        &self.inv_mass
+    }
+
+    /// Masses m (kg).
+    pub fn mass(&self) -> &[f32] {
+        &self.mass
+    }
+
     /// True when there are no particles.
     pub fn is_empty(&self) -> bool {
         self.pos.is_empty()
@@ -57,7 +68,7 @@ impl Particles {
 
     /// Appends a free particle at rest and returns its index.
     pub fn push(&mut self, pos: Vec3, mass: f32, radius: f32) -> usize {
-        debug_assert!(mass > 0.0 && pos.is_finite());
+        debug_assert!(mass > 0.0 && mass.is_finite() && pos.is_finite() && radius >= 0.0);
         self.pos.push(pos);
         self.prev.push(pos.extend(1.0 / mass));
         self.delta.push(Vec4::ZERO);
@@ -71,6 +82,7 @@ impl Particles {
 
     /// Sets or clears one hold reason and updates the inverse mass.
     pub(crate) fn set_hold(&mut self, i: usize, reason: u8, on: bool) {
+        debug_assert!(self.pos[i].is_finite());
         if on {
             self.hold[i] |= reason;
         } else {
