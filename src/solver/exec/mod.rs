@@ -154,4 +154,41 @@ mod tests {
             scalar.1.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
         );
     }
+
+    #[test]
+    fn the_dashpot_removes_its_fraction_of_the_normal_speed_and_nothing_else() {
+        let mut c = DistanceConstraints::default();
+        c.add(0, 1, 1.0, 0.0, f32::INFINITY, TAG);
+        let mut raw = Vec::new();
+        c.raw(&mut raw);
+        let b = raw[0];
+        let pos = [glam::Vec3::ZERO, glam::Vec3::X];
+        let inv_mass = [2.0f32, 0.5];
+        let (beta, h) = (30.0f32, 1e-3f32);
+        for beta in [0.0, beta, 1e4, 1e8] {
+            let mut vel = [
+                glam::Vec3::new(3.0, 1.0, 0.0),
+                glam::Vec3::new(-1.0, 0.0, 2.0),
+            ];
+            let before: f32 = (0..2).map(|i| vel[i].length_squared() / inv_mass[i]).sum();
+            // SAFETY: the arrays outlive the calls and one thread uses them.
+            unsafe {
+                b.prepare(0..1, inv_mass.as_ptr(), h, beta, true);
+                b.damp(0..1, pos.as_ptr(), vel.as_mut_ptr(), inv_mass.as_ptr());
+            }
+            let w = inv_mass[0] + inv_mass[1];
+            let kept = 1.0 / (1.0 + beta * w * h); // of the relative normal speed, 4 → 4·kept
+            let vn = vel[0].x - vel[1].x;
+            assert!((vn - 4.0 * kept).abs() < 1e-5 * 4.0, "β = {beta}: {vn}");
+            // Tangential motion and momentum are untouched.
+            assert_eq!(
+                (vel[0].y, vel[0].z, vel[1].y, vel[1].z),
+                (1.0, 0.0, 0.0, 2.0)
+            );
+            let p = vel[0] / inv_mass[0] + vel[1] / inv_mass[1];
+            assert!((p.x - (1.5 - 2.0)).abs() < 1e-5, "momentum {p}");
+            let after: f32 = (0..2).map(|i| vel[i].length_squared() / inv_mass[i]).sum();
+            assert!(after <= before + 1e-5, "energy rose at β = {beta}");
+        }
+    }
 }
