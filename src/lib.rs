@@ -12,3 +12,4 @@ pub mod app;
 pub mod headless;
 pub mod scene;
 pub mod solver;
+pub mod sweep;

@@ -93,6 +93,21 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: Option<u32>,
     },
+    /// The small-steps experiment: every split substeps × iterations = BUDGET, both
+    /// methods; CSV `method,substeps,iterations,max_strain,max_tension,energy,ms_per_frame`.
+    Sweep {
+        /// The scene file.
+        scene: PathBuf,
+        /// Constraint passes per frame, split every way into substeps × iterations.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        budget: u32,
+        /// Frames per run.
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..))]
+        frames: u32,
+        /// Write the CSV here (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Validate scene files; print every error; exit 1 if any.
     Check {
         /// The scene files.
@@ -172,6 +187,12 @@ fn main() -> ExitCode {
             substeps,
             threads: threads.map_or_else(catenary::solver::available_threads, |t| t as usize),
         }),
+        Some(Command::Sweep {
+            scene,
+            budget,
+            frames,
+            out,
+        }) => catenary::sweep::run(&scene, budget, frames, out.as_deref()),
         Some(Command::Check { scenes }) => match headless::check(&scenes) {
             Ok(false) => return ExitCode::FAILURE,
             other => other.map(|_| ()),

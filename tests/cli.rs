@@ -534,3 +534,52 @@ fn run_save_then_run_gives_the_same_csv_as_one_long_run() {
         "the cloth must have torn"
     );
 }
+
+#[test]
+fn sweep_splits_the_budget_and_substeps_beat_iterations_on_a_rigid_chain() {
+    let dir = TempDir::new("sweep");
+    let out = dir.join("sweep.csv");
+    let scene =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lesson_substeps_vs_iterations.ron");
+    let run = catenary(&[
+        "sweep",
+        scene.to_str().unwrap(),
+        "--budget",
+        "40",
+        "--frames",
+        "180",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("method,substeps,iterations,max_strain,max_tension,energy,ms_per_frame")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    // 40 = 1·40 = 2·20 = 4·10 = 5·8 = 8·5 = 10·4 = 20·2 = 40·1, in both methods.
+    assert_eq!(rows.len(), 16);
+    for method in ["xpbd", "pbd"] {
+        let strain = |s: &str, i: &str| -> f32 {
+            let r = rows
+                .iter()
+                .find(|r| r[0] == method && r[1] == s && r[2] == i)
+                .unwrap();
+            r[3].parse().unwrap()
+        };
+        let (substeps, iterations) = (strain("40", "1"), strain("1", "40"));
+        println!("{method}: strain 40 × 1 {substeps:e}, 1 × 40 {iterations:e}");
+        // Measured 0.061% vs 1.98% (32× less) in both methods: with α = 0
+        // they are the same formula.
+        assert!(
+            substeps < 0.1 * iterations,
+            "{method}: {substeps} vs {iterations}"
+        );
+    }
+}

@@ -483,7 +483,9 @@ impl App {
         self.legend(ctx);
         self.realtime_badge(ctx);
         self.hand_badge(ctx);
+        self.pin_badge(ctx);
         self.start_hint(ctx);
+        self.caption(ctx);
         if self.help {
             self.help_window(ctx);
         }

@@ -44,6 +44,37 @@ impl App {
             });
     }
 
+    /// The scene's caption in the view's top-left corner.
+    pub(super) fn caption(&mut self, ctx: &egui::Context) {
+        let Some(text) = self
+            .scene
+            .caption
+            .as_deref()
+            .filter(|_| self.display.caption)
+        else {
+            return;
+        };
+        let view = ctx.available_rect();
+        egui::Area::new(egui::Id::new("caption"))
+            .fixed_pos(view.left_top() + egui::vec2(10.0, 40.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::new()
+                    .fill(Color32::from_black_alpha(150))
+                    .corner_radius(6.0)
+                    .inner_margin(egui::Margin::symmetric(10, 8))
+                    .show(ui, |ui| {
+                        ui.set_max_width(420.0_f32.min(view.width() - 40.0));
+                        ui.label(
+                            RichText::new(&self.scene.name)
+                                .strong()
+                                .color(Color32::WHITE),
+                        );
+                        ui.label(RichText::new(text).color(Color32::from_gray(225)));
+                    });
+            });
+    }
+
     /// How visible the start-up hint is: 1 until the first interaction,
     /// then fading to 0 over a second.
     pub(super) fn hint_opacity(&self) -> f32 {
@@ -79,6 +110,36 @@ impl App {
                             .size(16.0),
                         );
                     });
+            });
+    }
+
+    /// Beside the cursor: the force a hovered pin (or driver) exerts.
+    pub(super) fn pin_badge(&mut self, ctx: &egui::Context) {
+        let Some(force) = self
+            .mouse
+            .hovered
+            .filter(|_| self.world.grabbed().is_none())
+            .and_then(|i| self.world.pin_force(i))
+        else {
+            return;
+        };
+        let at = ctx.pointer_latest_pos().unwrap_or_default() + egui::vec2(16.0, 12.0);
+        let text = format!(
+            "pin holds {:.2} N  ({:.2}, {:.2}, {:.2})",
+            force.length(),
+            force.x,
+            force.y,
+            force.z
+        );
+        egui::Area::new(egui::Id::new("pin"))
+            .fixed_pos(at)
+            .interactable(false)
+            .show(ctx, |ui| {
+                ui.add(
+                    egui::Label::new(RichText::new(text).color(Color32::WHITE).strong())
+                        .wrap_mode(egui::TextWrapMode::Extend),
+                )
+                .on_hover_text("−Σ λ·∇C/h² over its links: the force it holds the body with");
             });
     }
 

@@ -464,6 +464,8 @@ impl App {
                 .on_hover_text("dots on rope and mesh particles");
             ui.checkbox(&mut d.colliders, "colliders");
         });
+        ui.checkbox(&mut d.caption, "caption")
+            .on_hover_text("the scene's note on what to try and what to look for");
         ui.checkbox(&mut d.analytic, "analytic catenary").on_hover_text(
             "cyan ghost: the inextensible chain through the pinned ends, y = a·cosh((x − x₀)/a) + c \
              (ropes pinned at exactly their two ends, vertical gravity)",

@@ -33,6 +33,8 @@ pub struct Display {
     pub colliders: bool,
     /// The analytic catenary drawn over ropes pinned at both ends.
     pub analytic: bool,
+    /// The scene's caption shown over the view.
+    pub caption: bool,
 }
 
 impl Default for Display {
@@ -43,6 +45,7 @@ impl Default for Display {
             particles: true,
             colliders: true,
             analytic: true,
+            caption: true,
         }
     }
 }
@@ -433,13 +436,37 @@ fn draw_catenary(world: &World, b: usize, body: &Body, eye: Vec3) {
         return;
     };
     let ghost = Color::new(0.3, 0.9, 1.0, 0.9);
-    // Lifted toward the eye by two rope radii so it shows on top of a rope
-    // lying exactly on it.
-    let lift = |x: Vec3| x + (eye - x).normalize_or_zero() * 2.0 * p.radius[first];
+    let r = p.radius[first].max(0.005);
     let steps = 64;
-    for k in 0..steps {
-        let (t0, t1) = (k as f32 / steps as f32, (k + 1) as f32 / steps as f32);
-        draw_line_3d(lift(curve.point(t0)), lift(curve.point(t1)), ghost);
+    let points: Vec<Vec3> = (0..=steps)
+        .map(|k| curve.point(k as f32 / steps as f32))
+        .collect();
+    // A cyan band twice the rope's width, pushed behind it: where the rope
+    // lies exactly on the curve, the band shows as a cyan edge on both
+    // sides instead of vanishing under the rope.
+    let mut band = Mesh {
+        vertices: Vec::with_capacity(2 * points.len()),
+        indices: Vec::with_capacity(6 * steps),
+        texture: None,
+    };
+    let colour: [u8; 4] = Color::new(0.3, 0.9, 1.0, 0.55).into();
+    for (k, &x) in points.iter().enumerate() {
+        let along = points[(k + 1).min(steps)] - points[k.saturating_sub(1)];
+        let to_eye = (eye - x).normalize_or_zero();
+        let side = along.cross(to_eye).normalize_or_zero() * (2.0 * r);
+        let behind = x - to_eye * (2.0 * r);
+        band.vertices.push(vertex(behind - side, colour));
+        band.vertices.push(vertex(behind + side, colour));
+        if k > 0 {
+            let v = (2 * k) as u16;
+            band.indices.extend([v - 2, v - 1, v, v - 1, v + 1, v]);
+        }
+    }
+    draw_mesh(&band);
+    // And a dashed centre line on top, lifted toward the eye.
+    let lift = |x: Vec3| x + (eye - x).normalize_or_zero() * 2.0 * r;
+    for k in (0..steps).step_by(2) {
+        draw_line_3d(lift(points[k]), lift(points[k + 1]), ghost);
     }
 }
 

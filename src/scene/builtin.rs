@@ -27,6 +27,30 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "hanging_chain.ron",
         include_str!("../../scenes/hanging_chain.ron"),
     ),
+    (
+        "lesson_damping.ron",
+        include_str!("../../scenes/lesson_damping.ron"),
+    ),
+    (
+        "lesson_paper_chain.ron",
+        include_str!("../../scenes/lesson_paper_chain.ron"),
+    ),
+    (
+        "lesson_soft_catenary.ron",
+        include_str!("../../scenes/lesson_soft_catenary.ron"),
+    ),
+    (
+        "lesson_soft_chain.ron",
+        include_str!("../../scenes/lesson_soft_chain.ron"),
+    ),
+    (
+        "lesson_spring.ron",
+        include_str!("../../scenes/lesson_spring.ron"),
+    ),
+    (
+        "lesson_substeps_vs_iterations.ron",
+        include_str!("../../scenes/lesson_substeps_vs_iterations.ron"),
+    ),
     ("pendulum.ron", include_str!("../../scenes/pendulum.ron")),
     (
         "rope_bridge.ron",

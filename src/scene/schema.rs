@@ -17,6 +17,10 @@ pub struct Scene {
     /// Shown in the window title (default "untitled").
     #[serde(default = "untitled")]
     pub name: String,
+    /// A few sentences shown in the view: what to try, what to look for
+    /// (default None).
+    #[serde(default)]
+    pub caption: Option<String>,
     /// Step parameters.
     #[serde(default)]
     pub solver: SolverDef,

@@ -8,6 +8,9 @@ use crate::solver::limits::{self, Bounds, *};
 /// Most particles a scene may create (all bodies together).
 pub const MAX_PARTICLES: u64 = 2_000_000;
 
+/// Longest caption, in characters.
+pub const MAX_CAPTION_CHARS: usize = 1000;
+
 /// A field path and what is wrong with it.
 pub(crate) type Problem = (String, String);
 
@@ -128,6 +131,17 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
     }
     for (i, d) in scene.drivers.iter().enumerate() {
         driver(&mut c, &format!("drivers[{i}]"), d, scene);
+    }
+    if let Some(caption) = &scene.caption
+        && caption.chars().count() > MAX_CAPTION_CHARS
+    {
+        c.fail(
+            "caption",
+            format!(
+                "{} characters: at most {MAX_CAPTION_CHARS} are accepted (a few sentences)",
+                caption.chars().count()
+            ),
+        );
     }
     if let Some(st) = &scene.state {
         state(&mut c, scene, st);

@@ -35,6 +35,7 @@ mod distance;
 mod exec;
 mod hand;
 pub mod limits;
+mod measure;
 mod particles;
 
 pub use collision::Collider;
@@ -429,70 +430,6 @@ impl World {
         self.constraints.tear(&self.particles.pos);
         self.time += self.settings.dt as f64;
         self.last_h = self.settings.dt / self.settings.substeps as f32;
-    }
-
-    /// Tension of a constraint whose last λ was `lambda`: |λ|/h² (N).
-    pub fn tension(&self, lambda: f32) -> f32 {
-        if self.last_h > 0.0 {
-            lambda.abs() / (self.last_h * self.last_h)
-        } else {
-            0.0
-        }
-    }
-
-    /// Kinetic energy Σ ½mv² of the free particles (J).
-    pub fn kinetic_energy(&self) -> f64 {
-        let p = &self.particles;
-        (0..p.len())
-            .filter(|&i| p.inv_mass[i] > 0.0)
-            .map(|i| 0.5 * p.mass[i] as f64 * p.vel[i].length_squared() as f64)
-            .sum()
-    }
-
-    /// Gravitational potential energy Σ −m·g·x of the free particles (J).
-    pub fn potential_energy(&self) -> f64 {
-        let p = &self.particles;
-        let g = self.settings.gravity;
-        (0..p.len())
-            .filter(|&i| p.inv_mass[i] > 0.0)
-            .map(|i| -(p.mass[i] as f64) * g.dot(p.pos[i]) as f64)
-            .sum()
-    }
-
-    /// Elastic energy Σ ½·α·T² of the compliant constraints, T = |λ|/h²
-    /// their tension in the last substep (J); 0 in PBD, which has no α.
-    pub fn elastic_energy(&self) -> f64 {
-        if self.settings.method == Method::Pbd {
-            return 0.0;
-        }
-        self.constraints
-            .iter()
-            .map(|l| 0.5 * l.compliance as f64 * (self.tension(l.lambda) as f64).powi(2))
-            .sum()
-    }
-
-    /// Constraint projections per frame with the current settings.
-    pub fn projections_per_frame(&self) -> u64 {
-        self.constraints.len() as u64
-            * self.settings.substeps as u64
-            * self.settings.iterations as u64
-    }
-
-    /// Largest strain (|x_a − x_b| − L)/L over all constraints (dimensionless).
-    pub fn max_strain(&self) -> f32 {
-        let pos = &self.particles.pos;
-        self.constraints
-            .iter()
-            .map(|l| l.strain(pos))
-            .fold(0.0, f32::max)
-    }
-
-    /// Largest constraint tension of the last substep (N).
-    pub fn max_tension(&self) -> f32 {
-        self.constraints
-            .iter()
-            .map(|l| self.tension(l.lambda))
-            .fold(0.0, f32::max)
     }
 }
 
