@@ -9,6 +9,7 @@
 pub mod analytic;
 #[cfg(feature = "window")]
 pub mod app;
+pub mod compare;
 pub mod headless;
 pub mod scene;
 pub mod solver;

@@ -21,6 +21,10 @@ struct Cli {
     command: Option<Command>,
     /// Scene to open in the sandbox window (built-in default scene when none).
     scene: Option<PathBuf>,
+    /// Open in compare mode: the scene in two worlds side by side, PBD left and
+    /// XPBD right, one hand for both.
+    #[arg(long)]
+    compare: bool,
     /// Window automation: write the app state (particles with screen positions,
     /// pins, errors) to FILE about 5 times a second.
     #[arg(long, value_name = "FILE")]
@@ -216,6 +220,7 @@ fn main() -> ExitCode {
                 dump_state: cli.dump_state,
                 screenshot: cli.screenshot.map(|f| (cli.screenshot_after, f)),
                 exit_after: cli.exit_after,
+                compare: cli.compare,
             });
             Ok(())
         }

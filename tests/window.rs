@@ -152,6 +152,8 @@ struct State {
     errors: Vec<String>,
     /// (position, screen position, pinned)
     particles: Vec<([f32; 3], [f32; 2], bool)>,
+    /// The lane of each particle line (0, or 1 for compare mode's right lane).
+    lanes: Vec<u8>,
 }
 
 impl State {
@@ -165,6 +167,7 @@ impl State {
             hint: false,
             errors: vec![],
             particles: vec![],
+            lanes: vec![],
         };
         let mut expected = None;
         for line in text.lines() {
@@ -190,6 +193,7 @@ impl State {
                         .collect();
                     s.particles
                         .push(([v[0], v[1], v[2]], [v[3], v[4]], v[5] == 1.0));
+                    s.lanes.push(v.get(6).map_or(0, |&l| l as u8));
                 }
                 _ => {}
             }
@@ -496,4 +500,45 @@ fn a_hint_says_what_to_do_until_the_first_interaction() {
     );
     x.xdotool(&["key", "Escape"]);
     app.wait_for("the hint to fade", |s| !s.hint);
+}
+
+#[test]
+fn compare_mode_shows_pbd_and_xpbd_side_by_side_under_one_hand() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-compare");
+    let scene = dir.join("soft.ron");
+    // A soft chain: XPBD stretches it, PBD does not.
+    std::fs::write(
+        &scene,
+        STILL_ROPE.replace("compliance: 0.0", "compliance: 0.001"),
+    )
+    .unwrap();
+    let app = App::start(&x, &dir, &["--compare", scene.to_str().unwrap()]);
+    let s = app.wait_for("two lanes", |s| s.frames > 60 && s.particles.len() == 22);
+    assert_eq!(s.lanes.iter().filter(|&&l| l == 1).count(), 11);
+    let (left, right) = s.particles.split_at(11);
+    // Lane 1 (XPBD) hangs lower than lane 0 (PBD), and is drawn to its right.
+    println!("tips: PBD {:?}, XPBD {:?}", left[10].0, right[10].0);
+    assert!(
+        right[10].0[1] < left[10].0[1] - 0.003,
+        "{:?} vs {:?}",
+        right[10].0,
+        left[10].0
+    );
+    assert!(right[10].1[0] > left[10].1[0] + 100.0);
+    // Right-click a particle near the top of the right lane (it moves
+    // least while the soft chain bounces): both lanes pin it.
+    x.xdotool(&["mousemove", "300", "300"]);
+    sleep(Duration::from_millis(200));
+    let [sx, sy] = app.state().unwrap().particles[11 + 2].1;
+    x.xdotool(&["mousemove", &format!("{sx:.0}"), &format!("{sy:.0}")]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["mousedown", "3"]);
+    sleep(Duration::from_millis(150));
+    x.xdotool(&["mouseup", "3"]);
+    let pinned = app.wait_for("the pin in both lanes", |s| {
+        s.particles[2].2 && s.particles[13].2
+    });
+    assert!(pinned.particles[2].2 && pinned.particles[13].2);
 }

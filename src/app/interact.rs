@@ -74,9 +74,14 @@ impl Mouse {
 
     /// Handles one frame of mouse input. `over_ui`: egui wants the pointer,
     /// so the world is left alone (a drag already started continues).
+    /// `seen` is the world drawn under the cursor when it is not `world`
+    /// (compare mode's right lane): particles are picked and dragged where
+    /// they are there, and the hand acts on `world` (which the other lane
+    /// mirrors) by particle index.
     pub fn update(
         &mut self,
         world: &mut World,
+        seen: Option<&World>,
         camera: &mut OrbitCamera,
         over_ui: bool,
         frame_dt: f32,
@@ -91,7 +96,7 @@ impl Mouse {
             self.hovered = if over_ui || !self.moved {
                 None
             } else {
-                pick(world, camera, cursor)
+                pick(seen.unwrap_or(world), camera, cursor)
             };
         }
         if !over_ui {
@@ -100,7 +105,7 @@ impl Mouse {
                 camera.zoom(wheel.signum());
             }
             if is_mouse_button_pressed(MouseButton::Left) {
-                self.press(world);
+                self.press(world, seen);
             }
             if is_mouse_button_pressed(MouseButton::Middle) {
                 self.drag = Drag::Pan;
@@ -139,12 +144,12 @@ impl Mouse {
         }
     }
 
-    fn press(&mut self, world: &mut World) {
+    fn press(&mut self, world: &mut World, seen: Option<&World>) {
         match self.hovered {
             Some(i) if !world.particles.is_pinned(i) && !world.particles.is_driven(i) => {
                 world.grab(i);
                 self.drag = Drag::Particle {
-                    anchor: world.particles.pos[i],
+                    anchor: seen.unwrap_or(world).particles.pos[i],
                 };
                 self.last_target = None;
                 self.velocity = Vec3::ZERO;

@@ -6,6 +6,7 @@
 
 mod camera;
 mod interact;
+mod lanes;
 mod overlay;
 mod panel;
 mod plots;
@@ -37,6 +38,8 @@ pub struct Options {
     pub screenshot: Option<(f32, PathBuf)>,
     /// Close the window after this many seconds.
     pub exit_after: Option<f32>,
+    /// Start in compare mode: PBD and XPBD lanes side by side.
+    pub compare: bool,
 }
 
 /// Opens the window and runs until it is closed.
@@ -125,6 +128,12 @@ struct WorldStats {
 /// All state of the window.
 pub struct App {
     source: Source,
+    /// The right lane in compare mode (see `lanes`).
+    twin: Option<World>,
+    /// Where the right lane is drawn (pixels), in compare mode.
+    right_view: Option<Rect>,
+    /// In compare mode: the mouse acts through the right lane.
+    right_lane_active: bool,
     /// The last scene that loaded, with the panel's compliance and collision edits.
     scene: Scene,
     world: World,
@@ -170,6 +179,9 @@ impl App {
             .expect("the built-in scene is valid (a test checks it)");
         let mut app = Self {
             source: Source::Builtin("default.ron"),
+            twin: None,
+            right_view: None,
+            right_lane_active: false,
             world: solver_world(&builtin),
             camera: OrbitCamera::from(&builtin.camera),
             scene: builtin,
@@ -199,6 +211,9 @@ impl App {
         };
         if let Some(path) = &options.scene {
             app.open(path);
+        }
+        if options.compare {
+            app.set_compare(true);
         }
         app
     }
@@ -255,6 +270,7 @@ impl App {
                     world.set_hand(self.world.hand());
                 }
                 self.world = world;
+                self.rebuild_twin();
                 self.status = format!("loaded {}", self.source_name());
                 self.scene = scene;
                 self.errors.clear();
@@ -286,6 +302,7 @@ impl App {
         self.world = solver_world(&self.scene);
         self.world.settings = settings;
         self.world.set_hand(hand);
+        self.rebuild_twin();
         self.accumulator = 0.0;
         self.stale_stats = true;
     }
@@ -335,12 +352,30 @@ impl App {
         } else {
             frame_dt * self.time_scale
         };
+        // In compare mode the lane under the cursor (chosen while no button
+        // is down) is the one picked in and dragged through.
+        if !is_mouse_button_down(MouseButton::Left) && !is_mouse_button_down(MouseButton::Middle) {
+            let x = mouse_position().0;
+            self.right_lane_active = self.right_view.is_some_and(|r| x >= r.x);
+        }
+        let mut camera = self.camera.clone();
+        let seen = match (self.right_view, &self.twin) {
+            (Some(view), Some(twin)) if self.right_lane_active => {
+                camera.view = view;
+                Some(twin)
+            }
+            _ => None,
+        };
         self.mouse.update(
             &mut self.world,
-            &mut self.camera,
+            seen,
+            &mut camera,
             self.ui_has_pointer,
             sim_dt,
         );
+        // Orbit, pan and zoom move the one camera both lanes share.
+        camera.view = self.camera.view;
+        self.camera = camera;
         self.simulate(frame_dt);
         self.update_stats();
 
@@ -352,6 +387,11 @@ impl App {
         };
         self.renderer
             .draw(&self.world, &self.camera, &self.display, hl);
+        if let (Some(twin), Some(view)) = (&self.twin, self.right_view) {
+            let mut camera = self.camera.clone();
+            camera.view = view;
+            self.renderer.draw(twin, &camera, &self.display, hl);
+        }
         egui_macroquad::draw();
         smooth(
             &mut self.timing.render_ms,
@@ -367,7 +407,7 @@ impl App {
             // The world stays frozen, but a held particle follows the
             // cursor, so the rope can be posed before pressing Space.
             if self.world.grabbed().is_some() {
-                self.world.pose_held();
+                self.pose_lanes();
                 self.stale_stats = true;
             }
             return;
@@ -412,7 +452,7 @@ impl App {
     }
 
     fn step(&mut self) {
-        self.world.step();
+        self.step_lanes();
         self.frames += 1;
         self.stale_stats = true;
     }
@@ -429,11 +469,20 @@ impl App {
             max_tension: w.max_tension(),
             energy: w.kinetic_energy() + w.potential_energy(),
         };
-        self.history.push(
-            w.time(),
+        let mut lanes = vec![(
+            lane_name(w),
             100.0 * self.stats.max_strain as f64,
             self.stats.energy,
-        );
+        )];
+        if let Some(twin) = &self.twin {
+            lanes[0].0 = format!("left {}", lanes[0].0);
+            lanes.push((
+                format!("right {}", lane_name(twin)),
+                100.0 * twin.max_strain() as f64,
+                twin.kinetic_energy() + twin.potential_energy(),
+            ));
+        }
+        self.history.push(w.time(), &lanes);
     }
 
     fn keyboard(&mut self) {
@@ -474,18 +523,22 @@ impl App {
         // The world is drawn in what the panels leave free.
         let free = ctx.available_rect();
         let ppp = ctx.pixels_per_point();
-        self.camera.view = Rect::new(
+        let view = Rect::new(
             free.left() * ppp,
             free.top() * ppp,
             (free.width() * ppp).max(1.0),
             (free.height() * ppp).max(1.0),
         );
+        let (left, right) = self.lane_views(view);
+        self.camera.view = left;
+        self.right_view = right;
         self.legend(ctx);
         self.realtime_badge(ctx);
         self.hand_badge(ctx);
         self.pin_badge(ctx);
         self.start_hint(ctx);
         self.caption(ctx);
+        self.lane_labels(ctx);
         if self.help {
             self.help_window(ctx);
         }
@@ -510,12 +563,27 @@ impl App {
         for e in &self.errors {
             let _ = writeln!(s, "error {}", e.replace('\n', " "));
         }
-        let _ = writeln!(s, "particles {}", self.world.particles.len());
-        let project = self.camera.projector();
-        for (i, &p) in self.world.particles.pos.iter().enumerate() {
-            let sc = project(p).unwrap_or(Vec2::splat(-1.0));
-            let pinned = self.world.particles.is_pinned(i) as u8;
-            let _ = writeln!(s, "{i} {} {} {} {} {} {pinned}", p.x, p.y, p.z, sc.x, sc.y);
+        // One line per particle and lane: `index x y z screen_x screen_y
+        // pinned lane` (lane 0 = the left or only world, 1 = the right).
+        let mut lanes = vec![(&self.world, self.camera.clone())];
+        if let (Some(twin), Some(view)) = (&self.twin, self.right_view) {
+            let mut camera = self.camera.clone();
+            camera.view = view;
+            lanes.push((twin, camera));
+        }
+        let total: usize = lanes.iter().map(|(w, _)| w.particles.len()).sum();
+        let _ = writeln!(s, "particles {total}");
+        for (lane, (world, camera)) in lanes.iter().enumerate() {
+            let project = camera.projector();
+            for (i, &p) in world.particles.pos.iter().enumerate() {
+                let sc = project(p).unwrap_or(Vec2::splat(-1.0));
+                let pinned = world.particles.is_pinned(i) as u8;
+                let _ = writeln!(
+                    s,
+                    "{i} {} {} {} {} {} {pinned} {lane}",
+                    p.x, p.y, p.z, sc.x, sc.y
+                );
+            }
         }
         let written = scene::TempFile::create(path).and_then(|mut f| {
             use std::io::Write;
@@ -561,10 +629,25 @@ fn save_screenshot(path: &Path) -> anyhow::Result<()> {
 
 /// The world of `scene`, solved on as many cores as its size makes worth it.
 fn solver_world(scene: &Scene) -> World {
-    let mut world = scene.build();
+    solver_world_from(scene.build())
+}
+
+/// `world` solved on as many cores as its size makes worth it, with a
+/// hand as strong as its masses call for.
+fn solver_world_from(mut world: World) -> World {
     world.use_suitable_threads();
     world.set_hand(interact::default_hand(&world));
     world
+}
+
+/// "XPBD 20×1": a lane's method and split, for plot legends.
+fn lane_name(w: &World) -> String {
+    let s = &w.settings;
+    let method = match s.method {
+        crate::solver::Method::Xpbd => "XPBD",
+        crate::solver::Method::Pbd => "PBD",
+    };
+    format!("{method} {}×{}", s.substeps, s.iterations)
 }
 
 fn smooth(avg: &mut f32, sample: f32) {

@@ -109,6 +109,8 @@ impl App {
                     ui.separator();
                     self.solver_section(ui);
                     ui.separator();
+                    self.compare_section(ui);
+                    ui.separator();
                     self.display_section(ui);
                     ui.separator();
                     self.stats_section(ui);
@@ -326,6 +328,7 @@ impl App {
             .changed()
         {
             self.world.set_body_collisions(between);
+            self.twin_do(|w| w.set_body_collisions(between));
             self.scene.solver.body_collisions = between; // kept by Reset
         }
     }
@@ -424,6 +427,9 @@ impl App {
         }
         for (b, wanted) in toggles {
             let on = self.world.set_self_collision(b, wanted);
+            self.twin_do(|w| {
+                w.set_self_collision(b, wanted);
+            });
             if wanted && !on {
                 self.status = format!(
                     "body {b}: self-collision refused — its radius is over {}× its particle spacing",
@@ -442,6 +448,10 @@ impl App {
                 Edit::Set(v) => c.set_compliance(b, kind, v),
                 Edit::Scale(f) => c.scale_compliance(b, kind, f),
             }
+            self.twin_do(|w| match edit {
+                Edit::Set(v) => w.constraints.set_compliance(b, kind, v),
+                Edit::Scale(f) => w.constraints.scale_compliance(b, kind, f),
+            });
             // Reset keeps the edit.
             self.scene.capture_compliances(&self.world);
         }
@@ -547,6 +557,7 @@ impl App {
 }
 
 /// A compliance change from the panel.
+#[derive(Clone, Copy)]
 enum Edit {
     /// Every constraint of the kind gets this compliance (m/N).
     Set(f32),

@@ -322,6 +322,12 @@ impl World {
         }
     }
 
+    /// Where the hand is taking the held particle by the end of the next
+    /// frame (m), in either mode; None when nothing is held.
+    pub fn hand_goal(&self) -> Option<Vec3> {
+        self.grab.map(|g| g.target)
+    }
+
     /// Where the hand is (m), while it pulls a particle with a capped force.
     pub fn hand_target(&self) -> Option<Vec3> {
         self.hand_force().and(self.grab.map(|g| g.target))

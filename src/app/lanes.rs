@@ -1,0 +1,169 @@
+//! Compare mode in the window: the scene in two worlds side by side, PBD
+//! left and XPBD right by default, one hand for both (`crate::compare`).
+//! `self.world` is the left lane — every control and the mouse act on it —
+//! and `self.twin` the right one, which mirrors its hand and pins and
+//! takes every material edit too; its solver settings are its own.
+
+use egui_macroquad::egui::{self, RichText};
+use macroquad::prelude::Rect;
+
+use super::App;
+
+/// The colours of the left and right lanes in labels and plots.
+pub(super) const LANE_COLOURS: [egui::Color32; 2] = [
+    egui::Color32::from_rgb(255, 170, 90),
+    egui::Color32::from_rgb(110, 200, 255),
+];
+use crate::compare;
+use crate::solver::{Method, World};
+
+impl App {
+    /// Switches compare mode on (both lanes restart from the scene, left
+    /// PBD and right XPBD, each with the panel's other settings) or off.
+    pub(super) fn set_compare(&mut self, on: bool) {
+        self.mouse.cancel(&mut self.world);
+        if !on {
+            self.twin = None;
+            return;
+        }
+        let settings = self.world.settings;
+        let hand = self.world.hand();
+        let [left, right] = compare::lanes(&self.scene);
+        self.world = super::solver_world_from(left);
+        self.world.settings = settings;
+        self.world.settings.method = Method::Pbd;
+        self.world.set_hand(hand);
+        let mut twin = super::solver_world_from(right);
+        twin.settings = settings;
+        twin.settings.method = Method::Xpbd;
+        self.twin = Some(twin);
+        self.accumulator = 0.0;
+        self.stale_stats = true;
+    }
+
+    /// After the left world was rebuilt (load, reset): the right one too,
+    /// keeping its own solver settings.
+    pub(super) fn rebuild_twin(&mut self) {
+        if let Some(old) = self.twin.take() {
+            let mut twin = super::solver_world_from(self.scene.build());
+            twin.settings = old.settings;
+            twin.set_hand(self.world.hand());
+            self.twin = Some(twin);
+        }
+    }
+
+    /// Applies a material edit made on the left world to the right one.
+    pub(super) fn twin_do(&mut self, edit: impl FnOnce(&mut World)) {
+        if let Some(twin) = self.twin.as_mut() {
+            edit(twin);
+        }
+    }
+
+    /// One frame of both lanes, the right one holding what the left holds.
+    pub(super) fn step_lanes(&mut self) {
+        if let Some(twin) = self.twin.as_mut() {
+            compare::mirror(&self.world, twin);
+            twin.step();
+        }
+        self.world.step();
+    }
+
+    /// While paused: the right lane follows the left one's pose too.
+    pub(super) fn pose_lanes(&mut self) {
+        self.world.pose_held();
+        if let Some(twin) = self.twin.as_mut() {
+            compare::mirror(&self.world, twin);
+            twin.pose_held();
+        }
+    }
+
+    /// The views of the lanes: the whole view, or its left and right
+    /// halves in compare mode.
+    pub(super) fn lane_views(&self, view: Rect) -> (Rect, Option<Rect>) {
+        if self.twin.is_none() {
+            return (view, None);
+        }
+        let half = (view.w * 0.5).floor();
+        (
+            Rect::new(view.x, view.y, half, view.h),
+            Some(Rect::new(view.x + half, view.y, view.w - half, view.h)),
+        )
+    }
+
+    /// "PBD 20 × 1" over each lane, in its plot colour.
+    pub(super) fn lane_labels(&self, ctx: &egui::Context) {
+        let (Some(twin), Some(right)) = (&self.twin, self.right_view) else {
+            return;
+        };
+        let ppp = ctx.pixels_per_point();
+        let lanes = [
+            (&self.world, self.camera.view, LANE_COLOURS[0]),
+            (twin, right, LANE_COLOURS[1]),
+        ];
+        for (k, (world, view, colour)) in lanes.into_iter().enumerate() {
+            let s = &world.settings;
+            let method = match s.method {
+                Method::Xpbd => "XPBD".to_string(),
+                Method::Pbd => format!("PBD k = {}", s.pbd_stiffness),
+            };
+            let text = format!(
+                "{method}   {} substeps × {} iterations",
+                s.substeps, s.iterations
+            );
+            let at = egui::pos2(view.x / ppp + 10.0, (view.y + view.h) / ppp - 30.0);
+            egui::Area::new(egui::Id::new(("lane", k)))
+                .fixed_pos(at)
+                .interactable(false)
+                .show(ctx, |ui| {
+                    ui.label(RichText::new(text).color(colour).strong().size(16.0));
+                });
+        }
+    }
+
+    /// The panel's compare section: the switch, the right lane's own
+    /// solver settings and the difference between the lanes.
+    pub(super) fn compare_section(&mut self, ui: &mut egui::Ui) {
+        let mut on = self.twin.is_some();
+        if ui
+            .checkbox(&mut on, "compare: PBD left | XPBD right")
+            .on_hover_text(
+                "the scene in two worlds side by side, one hand for both: the settings above \
+                 are the left lane's, the right lane's are below; compliances are shared",
+            )
+            .changed()
+        {
+            self.set_compare(on);
+        }
+        let Some(twin) = self.twin.as_mut() else {
+            return;
+        };
+        let s = &mut twin.settings;
+        ui.horizontal(|ui| {
+            ui.label("right lane");
+            ui.selectable_value(&mut s.method, Method::Xpbd, "XPBD");
+            ui.selectable_value(&mut s.method, Method::Pbd, "PBD");
+        });
+        ui.add(
+            egui::Slider::new(&mut s.substeps, 1..=200)
+                .logarithmic(true)
+                .text("substeps"),
+        );
+        ui.add(
+            egui::Slider::new(&mut s.iterations, 1..=100)
+                .logarithmic(true)
+                .text("iterations"),
+        );
+        ui.add_enabled(
+            s.method == Method::Pbd,
+            egui::Slider::new(&mut s.pbd_stiffness, 0.001..=1.0)
+                .logarithmic(true)
+                .text("PBD k"),
+        );
+        let gap = compare::largest_difference(&self.world, twin);
+        ui.label(RichText::new(format!(
+            "lanes differ by up to {:.1} mm",
+            gap * 1e3
+        )))
+        .on_hover_text("the largest distance between corresponding particles of the two lanes");
+    }
+}
