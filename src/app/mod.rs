@@ -134,6 +134,8 @@ pub struct App {
     right_view: Option<Rect>,
     /// In compare mode: the mouse acts through the right lane.
     right_lane_active: bool,
+    /// The time and settings the plots last saw.
+    marked: Option<(f64, Settings)>,
     /// The last scene that loaded, with the panel's compliance and collision edits.
     scene: Scene,
     world: World,
@@ -182,6 +184,7 @@ impl App {
             twin: None,
             right_view: None,
             right_lane_active: false,
+            marked: None,
             world: solver_world(&builtin),
             camera: OrbitCamera::from(&builtin.camera),
             scene: builtin,
@@ -460,6 +463,15 @@ impl App {
     /// Recomputes the statistics after the world changed (once per drawn
     /// frame at most: each is a pass over every constraint or particle).
     fn update_stats(&mut self) {
+        // A labelled line in the plots wherever a setting changed.
+        // (Not across a reset or reload: time going back starts afresh.)
+        let now = (self.world.time(), self.world.settings);
+        if let Some((_, before)) = self.marked.filter(|m| m.0 <= now.0)
+            && before != now.1
+        {
+            self.history.mark(now.0, before, now.1);
+        }
+        self.marked = Some(now);
         if !std::mem::take(&mut self.stale_stats) {
             return;
         }

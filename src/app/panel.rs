@@ -474,6 +474,33 @@ impl App {
                 .on_hover_text("dots on rope and mesh particles");
             ui.checkbox(&mut d.colliders, "colliders");
         });
+        let auto_max = self.renderer.auto_max;
+        let (scale, range, unit, factor) = match d.colour {
+            ColourMode::Strain => (&mut d.strain_scale, 1e-5..=1.0, "%", 100.0),
+            ColourMode::Tension => (&mut d.tension_scale, 1e-3..=1e5, "N", 1.0),
+            ColourMode::Plain => (&mut None, 0.0..=1.0, "", 1.0),
+        };
+        if d.colour != ColourMode::Plain {
+            ui.horizontal(|ui| {
+                let mut auto = scale.is_none();
+                if ui
+                    .checkbox(&mut auto, "auto")
+                    .on_hover_text("scale the colours to the largest value of each frame")
+                    .changed()
+                {
+                    *scale = (!auto).then_some(auto_max.max(*range.start()));
+                }
+                if let Some(top) = scale.as_mut() {
+                    ui.add(
+                        slider(top, range)
+                            .logarithmic(true)
+                            .custom_formatter(move |x, _| format!("{:.3} {unit}", x * factor))
+                            .text("scale top"),
+                    )
+                    .on_hover_text("the value drawn red: a fixed scale keeps colours comparable when settings change");
+                }
+            });
+        }
         ui.checkbox(&mut d.caption, "caption")
             .on_hover_text("the scene's note on what to try and what to look for");
         ui.checkbox(&mut d.analytic, "analytic catenary").on_hover_text(

@@ -3,7 +3,9 @@
 use std::collections::VecDeque;
 
 use egui_macroquad::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Legend, Line, Plot, PlotPoint, PlotPoints, Text, VLine};
+
+use crate::solver::{Method, Settings};
 
 /// Seconds of simulated time kept.
 const WINDOW: f64 = 10.0;
@@ -17,6 +19,40 @@ pub struct History {
     samples: VecDeque<Sample>,
     /// The names of the lanes; one name = one lane.
     lanes: Vec<String>,
+    /// Setting changes: (time s, settings before, settings after), drawn
+    /// as labelled vertical lines.
+    marks: VecDeque<(f64, Settings, Settings)>,
+}
+
+/// What changed between two settings, e.g. "substeps 20 -> 4, PBD -> XPBD";
+/// None when nothing a plot would show did.
+pub fn change(old: &Settings, new: &Settings) -> Option<String> {
+    let name = |m: Method| match m {
+        Method::Xpbd => "XPBD",
+        Method::Pbd => "PBD",
+    };
+    let mut parts = Vec::new();
+    if old.method != new.method {
+        parts.push(format!("{} -> {}", name(old.method), name(new.method)));
+    }
+    let mut num = |label: &str, a: f64, b: f64| {
+        if a != b {
+            parts.push(format!("{label} {} -> {}", trim(a), trim(b)));
+        }
+    };
+    num("substeps", old.substeps as f64, new.substeps as f64);
+    num("iterations", old.iterations as f64, new.iterations as f64);
+    num("dt", old.dt as f64, new.dt as f64);
+    num("β", old.damping as f64, new.damping as f64);
+    num("drag", old.air_drag as f64, new.air_drag as f64);
+    num("k", old.pbd_stiffness as f64, new.pbd_stiffness as f64);
+    num("g", old.gravity.y as f64, new.gravity.y as f64);
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl History {
@@ -26,6 +62,7 @@ impl History {
     pub fn push(&mut self, t: f64, lanes: &[(String, f64, f64)]) {
         if self.samples.back().is_some_and(|s| s.0 > t) || lanes.len() != self.lanes.len() {
             self.samples.clear();
+            self.marks.clear();
         }
         self.lanes = lanes.iter().map(|l| l.0.clone()).collect();
         let get = |k: usize, f: fn(&(String, f64, f64)) -> f64| lanes.get(k).map_or(0.0, f);
@@ -36,6 +73,21 @@ impl History {
         ));
         while self.samples.front().is_some_and(|s| s.0 < t - WINDOW) {
             self.samples.pop_front();
+        }
+        while self.marks.front().is_some_and(|m| m.0 < t - WINDOW) {
+            self.marks.pop_front();
+        }
+    }
+
+    /// Marks a change of settings at time `t` (s). Changes within 0.3 s
+    /// of the last mark (a slider being dragged) merge into it.
+    pub fn mark(&mut self, t: f64, before: Settings, after: Settings) {
+        match self.marks.back_mut() {
+            Some(last) if t - last.0 < 0.3 => {
+                last.0 = t;
+                last.2 = after;
+            }
+            _ => self.marks.push_back((t, before, after)),
         }
     }
 
@@ -66,14 +118,41 @@ impl History {
             }
         };
         let colour = |lane: usize| super::lanes::LANE_COLOURS[lane];
+        // A labelled vertical line at every setting change (unnamed, so
+        // the legend keeps to the lanes).
+        let marks = |p: &mut egui_plot::PlotUi, bottom: f64| {
+            for (t, before, after) in &self.marks {
+                let Some(label) = change(before, after) else {
+                    continue; // changed and changed back
+                };
+                p.vline(VLine::new("", *t).color(egui::Color32::from_gray(150)));
+                p.text(
+                    Text::new("", PlotPoint::new(*t, bottom), label)
+                        .anchor(egui::Align2::LEFT_BOTTOM)
+                        .color(egui::Color32::from_gray(210)),
+                );
+            }
+        };
+        // Labels at the bottom of each plot, clear of the legend.
+        let lanes = self.lanes.len();
+        let bottom = |f: fn(&Sample, usize) -> f64| {
+            self.samples
+                .iter()
+                .flat_map(|s| (0..lanes).map(move |k| f(s, k)))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let low_strain = bottom(|s, k| s.1[k]);
+        let low_energy = bottom(|s, k| s.2[k]);
         ui.columns(2, |cols| {
             plot("strain").show(&mut cols[0], |p| {
+                marks(p, low_strain);
                 for lane in 0..self.lanes.len() {
                     let line = Line::new(name(lane, "max strain %"), series(lane, true));
                     p.line(if two { line.color(colour(lane)) } else { line });
                 }
             });
             plot("energy").show(&mut cols[1], |p| {
+                marks(p, low_energy);
                 for lane in 0..self.lanes.len() {
                     let line = Line::new(
                         name(lane, "energy J (kinetic + gravity)"),
@@ -83,5 +162,22 @@ impl History {
                 }
             });
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setting_change_reads_old_to_new_and_no_change_reads_nothing() {
+        let old = Settings::default();
+        let mut new = old;
+        assert_eq!(change(&old, &new), None);
+        new.substeps = 4;
+        new.method = Method::Pbd;
+        assert_eq!(change(&old, &new).unwrap(), "XPBD -> PBD, substeps 20 -> 4");
+        new.damping = 0.5;
+        assert!(change(&old, &new).unwrap().ends_with("β 0 -> 0.5"));
     }
 }

@@ -35,6 +35,11 @@ pub struct Display {
     pub analytic: bool,
     /// The scene's caption shown over the view.
     pub caption: bool,
+    /// Upper end of the strain colour scale (fraction); None = the largest
+    /// strain of the frame (auto).
+    pub strain_scale: Option<f32>,
+    /// Upper end of the tension colour scale (N); None = auto.
+    pub tension_scale: Option<f32>,
 }
 
 impl Default for Display {
@@ -46,6 +51,11 @@ impl Default for Display {
             colliders: true,
             analytic: true,
             caption: true,
+            // A fixed 2%: switching method or substeps changes the colours,
+            // not the legend (a grabbed particle's spike no longer turns
+            // everything else blue).
+            strain_scale: Some(0.02),
+            tension_scale: None,
         }
     }
 }
@@ -70,6 +80,8 @@ pub struct Renderer {
     /// torn cells are not drawn.
     edges: Vec<u8>,
     normals: Vec<Vec3>,
+    /// The largest value of the last frame (strain or N), what `auto` uses.
+    pub auto_max: f32,
     /// Upper end of the colour scale (strain or N), for the legend.
     pub scale_max: f32,
 }
@@ -111,7 +123,7 @@ impl Renderer {
         if display.colliders {
             draw_colliders(&world.colliders);
         }
-        self.compute_values(world, display.colour);
+        self.compute_values(world, display);
         let eye = camera.eye();
         let forward = camera.forward();
         let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
@@ -159,7 +171,8 @@ impl Renderer {
         }
     }
 
-    fn compute_values(&mut self, world: &World, mode: ColourMode) {
+    fn compute_values(&mut self, world: &World, display: &Display) {
+        let mode = display.colour;
         let n = world.particles.len();
         self.value.clear();
         self.value.resize(n, 0.0);
@@ -194,7 +207,13 @@ impl Renderer {
                 self.edges[lo] |= bit;
             }
         }
-        self.scale_max = max.max(1e-6);
+        let fixed = match mode {
+            ColourMode::Plain => None,
+            ColourMode::Strain => display.strain_scale,
+            ColourMode::Tension => display.tension_scale,
+        };
+        self.auto_max = max;
+        self.scale_max = fixed.unwrap_or(max).max(1e-6);
     }
 
     fn base_colour(&self, i: usize, plain: [f32; 3], mode: ColourMode) -> [f32; 3] {
