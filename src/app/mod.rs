@@ -476,23 +476,27 @@ impl App {
             return;
         }
         let w = &self.world;
+        let books = w.energy_books();
         self.stats = WorldStats {
             max_strain: w.max_strain(),
             max_tension: w.max_tension(),
-            energy: w.kinetic_energy() + w.potential_energy(),
+            energy: books.mechanical(),
         };
-        let mut lanes = vec![(
-            lane_name(w),
-            100.0 * self.stats.max_strain as f64,
-            self.stats.energy,
-        )];
+        let mut lanes = vec![plots::LaneSample {
+            name: lane_name(w),
+            strain_percent: 100.0 * self.stats.max_strain as f64,
+            mechanical: books.mechanical(),
+            total: books.total(),
+        }];
         if let Some(twin) = &self.twin {
-            lanes[0].0 = format!("left {}", lanes[0].0);
-            lanes.push((
-                format!("right {}", lane_name(twin)),
-                100.0 * twin.max_strain() as f64,
-                twin.kinetic_energy() + twin.potential_energy(),
-            ));
+            lanes[0].name = format!("left {}", lanes[0].name);
+            let books = twin.energy_books();
+            lanes.push(plots::LaneSample {
+                name: format!("right {}", lane_name(twin)),
+                strain_percent: 100.0 * twin.max_strain() as f64,
+                mechanical: books.mechanical(),
+                total: books.total(),
+            });
         }
         self.history.push(w.time(), &lanes);
     }

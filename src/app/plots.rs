@@ -10,8 +10,22 @@ use crate::solver::{Method, Settings};
 /// Seconds of simulated time kept.
 const WINDOW: f64 = 10.0;
 
-/// One sample: time (s), then per lane max strain (%) and energy (J).
-type Sample = (f64, [f64; 2], [f64; 2]);
+/// One sample: time (s), then per lane max strain (%), mechanical energy
+/// and mechanical energy plus what drag and damping took out (J).
+type Sample = (f64, [f64; 2], [f64; 2], [f64; 2]);
+
+/// What one lane contributes to a sample.
+pub struct LaneSample {
+    /// Legend name, e.g. "XPBD 20×1".
+    pub name: String,
+    /// Largest strain (%).
+    pub strain_percent: f64,
+    /// Kinetic + gravitational + elastic (J).
+    pub mechanical: f64,
+    /// Mechanical plus what drag and damping took out (J): flat for an
+    /// exact integrator without contacts.
+    pub total: f64,
+}
 
 /// The samples of the last [`WINDOW`] seconds, for one or two lanes.
 #[derive(Default)]
@@ -59,17 +73,18 @@ impl History {
     /// Adds a sample of one lane, or two in compare mode (named after
     /// their settings); a time going backwards (reset, reload) or a change
     /// in the number of lanes starts afresh.
-    pub fn push(&mut self, t: f64, lanes: &[(String, f64, f64)]) {
+    pub fn push(&mut self, t: f64, lanes: &[LaneSample]) {
         if self.samples.back().is_some_and(|s| s.0 > t) || lanes.len() != self.lanes.len() {
             self.samples.clear();
             self.marks.clear();
         }
-        self.lanes = lanes.iter().map(|l| l.0.clone()).collect();
-        let get = |k: usize, f: fn(&(String, f64, f64)) -> f64| lanes.get(k).map_or(0.0, f);
+        self.lanes = lanes.iter().map(|l| l.name.clone()).collect();
+        let get = |k: usize, f: fn(&LaneSample) -> f64| lanes.get(k).map_or(0.0, f);
         self.samples.push_back((
             t,
-            [get(0, |l| l.1), get(1, |l| l.1)],
-            [get(0, |l| l.2), get(1, |l| l.2)],
+            [get(0, |l| l.strain_percent), get(1, |l| l.strain_percent)],
+            [get(0, |l| l.mechanical), get(1, |l| l.mechanical)],
+            [get(0, |l| l.total), get(1, |l| l.total)],
         ));
         while self.samples.front().is_some_and(|s| s.0 < t - WINDOW) {
             self.samples.pop_front();
@@ -94,11 +109,8 @@ impl History {
     /// Two plots side by side: max strain (%) and energy (J) against time
     /// (s), a line per lane.
     pub fn ui(&self, ui: &mut egui::Ui) {
-        let series = |lane: usize, strain: bool| -> PlotPoints {
-            self.samples
-                .iter()
-                .map(|s| [s.0, if strain { s.1[lane] } else { s.2[lane] }])
-                .collect()
+        let series = |lane: usize, f: fn(&Sample) -> [f64; 2]| -> PlotPoints {
+            self.samples.iter().map(|s| [s.0, f(s)[lane]]).collect()
         };
         let plot = |id: &str| {
             Plot::new(id.to_owned())
@@ -142,12 +154,12 @@ impl History {
                 .fold(f64::INFINITY, f64::min)
         };
         let low_strain = bottom(|s, k| s.1[k]);
-        let low_energy = bottom(|s, k| s.2[k]);
+        let low_energy = bottom(|s, k| s.2[k].min(s.3[k]));
         ui.columns(2, |cols| {
             plot("strain").show(&mut cols[0], |p| {
                 marks(p, low_strain);
                 for lane in 0..self.lanes.len() {
-                    let line = Line::new(name(lane, "max strain %"), series(lane, true));
+                    let line = Line::new(name(lane, "max strain %"), series(lane, |s| s.1));
                     p.line(if two { line.color(colour(lane)) } else { line });
                 }
             });
@@ -155,10 +167,22 @@ impl History {
                 marks(p, low_energy);
                 for lane in 0..self.lanes.len() {
                     let line = Line::new(
-                        name(lane, "energy J (kinetic + gravity)"),
-                        series(lane, false),
+                        name(lane, "energy J (kinetic + gravity + elastic)"),
+                        series(lane, |s| s.2),
                     );
                     p.line(if two { line.color(colour(lane)) } else { line });
+                    // Dashed: plus what drag and damping took out. Its fall
+                    // is the method's own loss (and what contacts took).
+                    let total = Line::new(
+                        name(lane, "+ taken by drag and damping"),
+                        series(lane, |s| s.3),
+                    )
+                    .style(egui_plot::LineStyle::dashed_loose());
+                    p.line(if two {
+                        total.color(colour(lane))
+                    } else {
+                        total
+                    });
                 }
             });
         });

@@ -70,6 +70,22 @@ impl World {
             .fold(0.0, f32::max)
     }
 
+    /// The energy books (J): where the energy is now and what was taken
+    /// out by drag and damping since the start. Their sum,
+    /// [`EnergyBooks::total`], would be conserved by an exact integrator;
+    /// its drift from the start is the method's numerical loss (and what
+    /// contacts took).
+    pub fn energy_books(&self) -> EnergyBooks {
+        let [drag, damping] = self.particles.losses();
+        EnergyBooks {
+            kinetic: self.kinetic_energy(),
+            gravity: self.potential_energy(),
+            elastic: self.elastic_energy(),
+            drag,
+            damping,
+        }
+    }
+
     /// The force (N) that held particle `i` (pinned, driven or grabbed)
     /// exerts on the constraints attached to it in the last substep:
     /// −Σ λ·∇_i C / h², with ∇_i C the unit vector from the other end to
@@ -92,5 +108,35 @@ impl World {
             })
             .fold(Vec3::ZERO, |sum, f| sum + f);
         Some(force)
+    }
+}
+
+/// Where a world's energy is and what took it out (J); see
+/// [`World::energy_books`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EnergyBooks {
+    /// Σ ½mv² of the free particles.
+    pub kinetic: f64,
+    /// Σ −m·g·x of the free particles.
+    pub gravity: f64,
+    /// Σ ½·α·T² over the compliant constraints (0 in PBD).
+    pub elastic: f64,
+    /// Taken out by air drag since the start (negative: the wind gave).
+    pub drag: f64,
+    /// Taken out by constraint damping since the start.
+    pub damping: f64,
+}
+
+impl EnergyBooks {
+    /// Kinetic + gravitational + elastic: the energy the world holds.
+    pub fn mechanical(&self) -> f64 {
+        self.kinetic + self.gravity + self.elastic
+    }
+
+    /// The mechanical energy plus what drag and damping took out: what an
+    /// exact integrator without contacts would keep constant. Its drift is
+    /// the method's numerical loss plus whatever contacts took.
+    pub fn total(&self) -> f64 {
+        self.mechanical() + self.drag + self.damping
     }
 }

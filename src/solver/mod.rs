@@ -43,8 +43,9 @@ pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
 pub use exec::set_simd_enabled;
 use hand::Grab;
 pub use hand::Hand;
-pub use particles::Particles;
+pub use measure::EnergyBooks;
 use particles::hold;
+pub use particles::{Losses, Particles, losses};
 
 use glam::Vec3;
 

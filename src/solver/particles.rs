@@ -43,7 +43,24 @@ pub struct Particles {
     pub radius: Vec<f32>,
     /// Bit set of [`hold`] reasons; 0 = free.
     pub(crate) hold: Vec<u8>,
+    /// Energy taken out of this particle since the start (J), by
+    /// [`Losses`] kind: air drag, constraint damping.
+    pub(crate) lost: Vec<[f64; 2]>,
 }
+
+/// Which mechanism took kinetic energy out (index into the loss books).
+pub mod losses {
+    /// Air drag toward the wind (negative when the wind does work).
+    pub const DRAG: usize = 0;
+    /// Constraint damping β.
+    pub const DAMPING: usize = 1;
+}
+
+/// Energy taken out since the start (J) by air drag and by damping: the
+/// velocity-level losses, which the books can follow exactly. Position
+/// corrections (constraints, contacts, friction) are not booked: what they
+/// remove shows as the remainder, with the method's numerical loss.
+pub type Losses = [f64; 2];
 
 impl Particles {
     /// Number of particles.
@@ -54,6 +71,14 @@ impl Particles {
     /// Inverse masses w (1/kg): 0 for held particles.
     pub fn inv_mass(&self) -> &[f32] {
         &self.inv_mass
+    }
+
+    /// Energy taken out since the start by drag and damping, summed over
+    /// all particles (J).
+    pub fn losses(&self) -> Losses {
+        self.lost
+            .iter()
+            .fold([0.0; 2], |sum, l| [sum[0] + l[0], sum[1] + l[1]])
     }
 
     /// Masses m (kg).
@@ -77,6 +102,7 @@ impl Particles {
         self.mass.push(mass);
         self.radius.push(radius);
         self.hold.push(0);
+        self.lost.push([0.0; 2]);
         self.len() - 1
     }
 

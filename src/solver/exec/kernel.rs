@@ -193,6 +193,7 @@ impl RawBatch {
         pos: *const Vec3,
         vel: *mut Vec3,
         inv_mass: *const f32,
+        lost: *mut [f64; 2],
     ) {
         for i in range {
             // SAFETY: `i` is in the batch, its particles in range and owned by this thread.
@@ -207,8 +208,16 @@ impl RawBatch {
                 let n = d / len2.sqrt();
                 let (va, vb) = (*vel.add(ia), *vel.add(ib));
                 let p = -n.dot(va - vb) * *self.damp.add(i);
-                *vel.add(ia) = va + n * (wa * p);
-                *vel.add(ib) = vb - n * (wb * p);
+                let (va2, vb2) = (va + n * (wa * p), vb - n * (wb * p));
+                *vel.add(ia) = va2;
+                *vel.add(ib) = vb2;
+                use crate::solver::particles::losses::DAMPING;
+                if wa > 0.0 {
+                    (*lost.add(ia))[DAMPING] += super::step::kinetic_drop(wa, va, va2);
+                }
+                if wb > 0.0 {
+                    (*lost.add(ib))[DAMPING] += super::step::kinetic_drop(wb, vb, vb2);
+                }
             }
         }
     }

@@ -56,6 +56,7 @@ pub(crate) fn step_frame(world: &mut World) {
             inv_mass: p.inv_mass.as_ptr(),
             radius: p.radius.as_ptr(),
             hold: p.hold.as_ptr(),
+            lost: p.lost.as_mut_ptr(),
             len: p.len(),
         },
         batches: &world.raw_batches,
@@ -174,7 +175,23 @@ mod tests {
             // SAFETY: the arrays outlive the calls and one thread uses them.
             unsafe {
                 b.prepare(0..1, inv_mass.as_ptr(), h, beta, true);
-                b.damp(0..1, pos.as_ptr(), vel.as_mut_ptr(), inv_mass.as_ptr());
+                let mut lost = [[0.0f64; 2]; 2];
+                b.damp(
+                    0..1,
+                    pos.as_ptr(),
+                    vel.as_mut_ptr(),
+                    inv_mass.as_ptr(),
+                    lost.as_mut_ptr(),
+                );
+                let after: f64 = (0..2)
+                    .map(|i| 0.5 * vel[i].length_squared() as f64 / inv_mass[i] as f64)
+                    .sum();
+                let taken = lost[0][1] + lost[1][1];
+                // The books hold exactly what the dashpot took.
+                assert!(
+                    (before as f64 * 0.5 - after - taken).abs() < 1e-5,
+                    "β = {beta}"
+                );
             }
             let w = inv_mass[0] + inv_mass[1];
             let kept = 1.0 / (1.0 + beta * w * h); // of the relative normal speed, 4 → 4·kept

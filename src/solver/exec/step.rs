@@ -16,7 +16,7 @@ use super::pool::Team;
 use crate::solver::collision::Collider;
 use crate::solver::contacts::ParticleContacts;
 use crate::solver::hand::pull;
-use crate::solver::particles::hold;
+use crate::solver::particles::{hold, losses};
 use crate::solver::{Driver, Settings};
 
 /// Raw pointers to every particle array (see [`super::Particles`]).
@@ -29,6 +29,8 @@ pub(crate) struct RawParticles {
     pub inv_mass: *const f32,
     pub radius: *const f32,
     pub hold: *const u8,
+    /// Per particle: energy taken out by drag and damping (J).
+    pub lost: *mut [f64; 2],
     pub len: usize,
 }
 
@@ -162,7 +164,7 @@ impl Frame<'_> {
                     if let Some(range) = self.my_constraints(b, team) {
                         // SAFETY: as for the projections: disjoint constraints
                         // and particles per colour, barriers between colours.
-                        unsafe { b.damp(range, p.pos, p.vel, p.inv_mass) };
+                        unsafe { b.damp(range, p.pos, p.vel, p.inv_mass, p.lost) };
                     }
                     team.sync();
                 }
@@ -197,7 +199,12 @@ impl Frame<'_> {
                 let w = *p.inv_mass.add(i);
                 *p.prev.add(i) = (*p.pos.add(i)).extend(w);
                 if w > 0.0 {
-                    let v = s.wind + (*p.vel.add(i) - s.wind) * drag + s.gravity * h;
+                    let before = *p.vel.add(i);
+                    let dragged = s.wind + (before - s.wind) * drag;
+                    if drag != 1.0 {
+                        (*p.lost.add(i))[losses::DRAG] += kinetic_drop(w, before, dragged);
+                    }
+                    let v = dragged + s.gravity * h;
                     *p.vel.add(i) = v;
                     *p.delta.add(i) = (v * h).extend(0.0);
                 } else if *p.hold.add(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
@@ -302,4 +309,10 @@ impl Frame<'_> {
             }
         }
     }
+}
+
+/// ½·m·(|before|² − |after|²) for inverse mass `w` (J), in f64.
+#[inline]
+pub(crate) fn kinetic_drop(w: f32, before: Vec3, after: Vec3) -> f64 {
+    0.5 * (before.length_squared() as f64 - after.length_squared() as f64) / w as f64
 }
