@@ -65,11 +65,15 @@ pub fn splits(budget: u32) -> Vec<(u32, u32)> {
 }
 
 /// Runs `scene` for `frames` frames once per split of `budget` and method
-/// (XPBD first), calling `progress(done, total)` after each run.
+/// (XPBD first), calling `progress(done, total)` after each run. `parallel`:
+/// solve on the cores the world's size makes worth it (the command line);
+/// otherwise on one thread (in the background of the window, whose own
+/// solver threads need the cores).
 pub fn sweep(
     scene: &Scene,
     budget: u32,
     frames: u32,
+    parallel: bool,
     mut progress: impl FnMut(usize, usize),
 ) -> Vec<SweepRow> {
     let runs: Vec<(Method, u32, u32)> = [Method::Xpbd, Method::Pbd]
@@ -79,7 +83,9 @@ pub fn sweep(
     let mut rows = Vec::with_capacity(runs.len());
     for (k, &(method, substeps, iterations)) in runs.iter().enumerate() {
         let mut world = scene.build();
-        world.use_suitable_threads();
+        if parallel {
+            world.use_suitable_threads();
+        }
         world.settings.method = method;
         world.settings.substeps = substeps;
         world.settings.iterations = iterations;
@@ -109,7 +115,7 @@ pub fn run(path: &Path, budget: u32, frames: u32, out: Option<&Path>) -> Result<
         !splits(budget).is_empty(),
         "--budget {budget}: no split into substeps × iterations within 1 ..= 1000 each"
     );
-    let rows = sweep(&scene, budget, frames, |done, total| {
+    let rows = sweep(&scene, budget, frames, true, |done, total| {
         eprint!("\rsweep: {done}/{total} runs");
     });
     eprintln!();

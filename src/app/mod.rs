@@ -12,6 +12,7 @@ mod panel;
 mod plots;
 mod reload;
 mod render;
+mod sweep_panel;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -130,6 +131,8 @@ pub struct App {
     source: Source,
     /// The right lane in compare mode (see `lanes`).
     twin: Option<World>,
+    /// The small-steps experiment section of the panel.
+    sweep: sweep_panel::SweepPanel,
     /// Where the right lane is drawn (pixels), in compare mode.
     right_view: Option<Rect>,
     /// In compare mode: the mouse acts through the right lane.
@@ -182,6 +185,7 @@ impl App {
         let mut app = Self {
             source: Source::Builtin("default.ron"),
             twin: None,
+            sweep: Default::default(),
             right_view: None,
             right_lane_active: false,
             marked: None,

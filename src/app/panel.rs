@@ -111,6 +111,13 @@ impl App {
                     ui.separator();
                     self.compare_section(ui);
                     ui.separator();
+                    let (scene, world) = (&self.scene, &self.world);
+                    self.sweep.ui(ui, || {
+                        let mut scene = scene.clone();
+                        scene.capture(world);
+                        scene
+                    });
+                    ui.separator();
                     self.display_section(ui);
                     ui.separator();
                     self.stats_section(ui);
