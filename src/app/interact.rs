@@ -3,7 +3,7 @@
 use macroquad::prelude::*;
 
 use super::camera::OrbitCamera;
-use crate::solver::{Hand, World};
+use crate::solver::{Hand, LinkView, Shape, World};
 
 /// Pick radius around the cursor (pixels).
 const PICK_RADIUS: f32 = 14.0;
@@ -24,6 +24,9 @@ enum Drag {
 pub struct Mouse {
     /// Particle under the cursor.
     pub hovered: Option<usize>,
+    /// Where the cursor is over the world (for link read-outs), with the
+    /// camera it was seen through; None over the panels.
+    pub over_world: Option<Vec2>,
     drag: Drag,
     last: Vec2,
     /// The cursor has moved since the window opened: before that its
@@ -39,6 +42,7 @@ impl Default for Mouse {
     fn default() -> Self {
         Self {
             hovered: None,
+            over_world: None,
             drag: Drag::None,
             last: Vec2::ZERO,
             moved: false,
@@ -64,6 +68,32 @@ pub fn pick(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<usize> 
         }
     }
     best.map(|(i, _, _)| i)
+}
+
+/// The rope or mesh link nearest the cursor within 5 pixels
+/// (cloth edges are left out: too many and too close to tell apart).
+pub fn pick_link(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<LinkView> {
+    let project = camera.projector();
+    let bodies = world.bodies();
+    let mut best: Option<(LinkView, f32)> = None;
+    for l in world.constraints.iter() {
+        if matches!(bodies[l.tag.body as usize].shape, Shape::Cloth { .. }) {
+            continue;
+        }
+        let (Some(a), Some(b)) = (
+            project(world.particles.pos[l.a]),
+            project(world.particles.pos[l.b]),
+        ) else {
+            continue;
+        };
+        let ab = b - a;
+        let t = ((cursor - a).dot(ab) / ab.length_squared().max(1e-6)).clamp(0.0, 1.0);
+        let d = cursor.distance(a + ab * t);
+        if d <= 5.0 && best.is_none_or(|(_, bd)| d < bd) {
+            best = Some((l, d));
+        }
+    }
+    best.map(|(l, _)| l)
 }
 
 impl Mouse {
@@ -92,6 +122,7 @@ impl Mouse {
             self.moved = true;
         }
         self.last = cursor;
+        self.over_world = (!over_ui && self.moved).then_some(cursor);
         if self.drag == Drag::None {
             self.hovered = if over_ui || !self.moved {
                 None

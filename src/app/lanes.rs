@@ -77,6 +77,19 @@ impl App {
         }
     }
 
+    /// The world under the cursor and the camera it is drawn through: the
+    /// right lane in compare mode when the cursor is over it.
+    pub(super) fn lane_under_cursor(&self) -> (&World, super::camera::OrbitCamera) {
+        let mut camera = self.camera.clone();
+        match (&self.twin, self.right_view) {
+            (Some(twin), Some(view)) if self.right_lane_active => {
+                camera.view = view;
+                (twin, camera)
+            }
+            _ => (&self.world, camera),
+        }
+    }
+
     /// The views of the lanes: the whole view, or its left and right
     /// halves in compare mode.
     pub(super) fn lane_views(&self, view: Rect) -> (Rect, Option<Rect>) {

@@ -556,6 +556,7 @@ impl App {
         self.realtime_badge(ctx);
         self.hand_badge(ctx);
         self.pin_badge(ctx);
+        self.link_badge(ctx);
         self.start_hint(ctx);
         self.caption(ctx);
         self.lane_labels(ctx);

@@ -113,6 +113,51 @@ impl App {
             });
     }
 
+    /// Beside the cursor over a rope or mesh link (unless a pin is
+    /// hovered, which shows its force): its tension, strain and compliance.
+    pub(super) fn link_badge(&mut self, ctx: &egui::Context) {
+        let pin_hovered = self
+            .mouse
+            .hovered
+            .is_some_and(|i| self.world.pin_force(i).is_some());
+        if pin_hovered || self.world.grabbed().is_some() {
+            return;
+        }
+        let Some(cursor) = self.mouse.over_world else {
+            return;
+        };
+        let (world, camera) = self.lane_under_cursor();
+        let Some(link) = super::interact::pick_link(world, &camera, cursor) else {
+            return;
+        };
+        let tension = world.tension(link.lambda);
+        let strain = link.strain(&world.particles.pos);
+        let unit = if world.settings.method == crate::solver::Method::Pbd
+            && world.settings.pbd_stiffness != 1.0
+        {
+            " (not a force)"
+        } else {
+            " N"
+        };
+        let text = format!(
+            "link {}–{}: tension {tension:.3}{unit}, strain {:.3}%, α {} m/N",
+            link.a,
+            link.b,
+            strain * 100.0,
+            crate::solver::limits::number(link.compliance)
+        );
+        let at = ctx.pointer_latest_pos().unwrap_or_default() + egui::vec2(16.0, 12.0);
+        egui::Area::new(egui::Id::new("link"))
+            .fixed_pos(at)
+            .interactable(false)
+            .show(ctx, |ui| {
+                ui.add(
+                    egui::Label::new(RichText::new(text).color(Color32::WHITE))
+                        .wrap_mode(egui::TextWrapMode::Extend),
+                );
+            });
+    }
+
     /// Beside the cursor: the force a hovered pin (or driver) exerts.
     pub(super) fn pin_badge(&mut self, ctx: &egui::Context) {
         let Some(force) = self
