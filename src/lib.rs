@@ -11,6 +11,7 @@ pub mod analytic;
 pub mod app;
 pub mod compare;
 pub mod headless;
+pub mod record;
 pub mod scene;
 pub mod solver;
 pub mod sweep;

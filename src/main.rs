@@ -112,6 +112,11 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Replay a recorded session (Record in the window) headless and print a summary.
+    Replay {
+        /// The recording file.
+        recording: PathBuf,
+    },
     /// Validate scene files; print every error; exit 1 if any.
     Check {
         /// The scene files.
@@ -197,6 +202,7 @@ fn main() -> ExitCode {
             frames,
             out,
         }) => catenary::sweep::run(&scene, budget, frames, out.as_deref()),
+        Some(Command::Replay { recording }) => catenary::record::run(&recording),
         Some(Command::Check { scenes }) => match headless::check(&scenes) {
             Ok(false) => return ExitCode::FAILURE,
             other => other.map(|_| ()),

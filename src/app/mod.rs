@@ -10,6 +10,7 @@ mod lanes;
 mod overlay;
 mod panel;
 mod plots;
+mod recording;
 mod reload;
 mod render;
 mod sweep_panel;
@@ -133,6 +134,10 @@ pub struct App {
     twin: Option<World>,
     /// The small-steps experiment section of the panel.
     sweep: sweep_panel::SweepPanel,
+    /// Recording the user's inputs (see `recording`).
+    recorder: Option<crate::record::Recorder>,
+    /// Playing a recording back.
+    replaying: Option<recording::Replay>,
     /// Where the right lane is drawn (pixels), in compare mode.
     right_view: Option<Rect>,
     /// In compare mode: the mouse acts through the right lane.
@@ -186,6 +191,8 @@ impl App {
             source: Source::Builtin("default.ron"),
             twin: None,
             sweep: Default::default(),
+            recorder: None,
+            replaying: None,
             right_view: None,
             right_lane_active: false,
             marked: None,
@@ -459,6 +466,7 @@ impl App {
     }
 
     fn step(&mut self) {
+        self.before_step();
         self.step_lanes();
         self.frames += 1;
         self.stale_stats = true;

@@ -55,6 +55,16 @@ impl PanelState {
     pub fn save_path(&self) -> &str {
         &self.save_path
     }
+
+    /// The save path as a path.
+    pub fn save_path_buf(&self) -> PathBuf {
+        PathBuf::from(self.save_path.trim())
+    }
+
+    /// The Open… field as a path.
+    pub fn open_path_buf(&self) -> PathBuf {
+        PathBuf::from(self.open_path.trim())
+    }
 }
 
 /// A slider that never changes a value it did not set: a scene's value
@@ -206,6 +216,7 @@ impl App {
                 self.save_as(&path);
             }
         });
+        self.recording_row(ui);
         if !self.status.is_empty() {
             ui.label(RichText::new(&self.status).small());
         }

@@ -23,7 +23,9 @@ use ron::extensions::Extensions;
 
 use crate::solver::World;
 
-fn ron_options() -> ron::Options {
+/// The RON options of every file catenary reads (`implicit_some`, so an
+/// `Option` takes a bare value).
+pub fn ron_options() -> ron::Options {
     ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES)
 }
@@ -51,6 +53,12 @@ pub const MAX_FILE_BYTES: u64 = 256 << 20;
 /// Reads, parses and validates a scene file: a regular file of at most
 /// [`MAX_FILE_BYTES`] (a FIFO or device would block or never end).
 pub fn load(path: &Path) -> Result<Scene, SceneErrors> {
+    parse(&read_text(path)?, path)
+}
+
+/// The text of a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a
+/// device would block or never end).
+pub fn read_text(path: &Path) -> Result<String, SceneErrors> {
     let fail = |source: std::io::Error| {
         SceneErrors(vec![SceneError::Io {
             path: path.to_path_buf(),
@@ -65,12 +73,39 @@ pub fn load(path: &Path) -> Result<Scene, SceneErrors> {
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(invalid(format!(
-            "{} bytes: scene files of at most {MAX_FILE_BYTES} bytes are read",
+            "{} bytes: files of at most {MAX_FILE_BYTES} bytes are read",
             meta.len()
         )));
     }
     let text = std::fs::read_to_string(path).map_err(fail)?;
-    parse(&text, path)
+    // Editors on some systems start UTF-8 files with a byte-order mark.
+    Ok(text
+        .strip_prefix('\u{feff}')
+        .map(str::to_string)
+        .unwrap_or(text))
+}
+
+/// `value` as RON in the format catenary reads: the outermost struct named
+/// (`Scene(...)`, `Recording(...)`), nested ones anonymous as in the docs.
+pub fn to_ron_text<T: serde::Serialize>(value: &T, name: &str) -> String {
+    let config = ron::ser::PrettyConfig::new()
+        // Deeper than a body definition's own lists (a state's positions,
+        // a mesh's particles), one item per line rather than one number.
+        .depth_limit(4)
+        .extensions(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES);
+    let text = ron::ser::to_string_pretty(value, config)
+        .expect("catenary's file types always serialise: no maps with non-string keys");
+    let mut out = String::with_capacity(text.len() + name.len());
+    let mut named = false;
+    for line in text.lines() {
+        if !named && line.starts_with('(') {
+            out.push_str(name);
+            named = true;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }
 
 impl Scene {
@@ -105,26 +140,7 @@ impl Scene {
 
     /// The scene as RON text, in the same format [`parse`] reads.
     pub fn to_ron(&self) -> String {
-        let config = ron::ser::PrettyConfig::new()
-            // Deeper than a body definition's own lists (a state's positions,
-            // a mesh's particles), one item per line rather than one number.
-            .depth_limit(4)
-            .extensions(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES);
-        let text = ron::ser::to_string_pretty(self, config)
-            .expect("scene types always serialise: no maps with non-string keys");
-        // Nested structs are written anonymous, `(...)`, as in the docs;
-        // only the outermost one is named.
-        let mut out = String::with_capacity(text.len() + 8);
-        let mut named = false;
-        for line in text.lines() {
-            if !named && line.starts_with('(') {
-                out.push_str("Scene");
-                named = true;
-            }
-            out.push_str(line);
-            out.push('\n');
-        }
-        out
+        to_ron_text(self, "Scene")
     }
 }
 

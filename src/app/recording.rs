@@ -1,0 +1,130 @@
+//! Record and replay in the window (see `crate::record`): Record watches
+//! the world before every step; Stop writes the recording beside the save
+//! path; Replay plays a recording file from its first frame.
+
+use std::path::{Path, PathBuf};
+
+use egui_macroquad::egui;
+
+use super::App;
+use crate::record::{self, Recorder, Recording};
+
+/// A recording being played back.
+pub(super) struct Replay {
+    recording: Recording,
+    /// Index of the next event to apply.
+    next: usize,
+    /// Frames stepped so far.
+    frame: u64,
+}
+
+impl App {
+    /// Called just before every step: feeds a replay's events and shows
+    /// the world to the recorder.
+    pub(super) fn before_step(&mut self) {
+        if let Some(r) = self.replaying.as_mut() {
+            while let Some((_, e)) = r
+                .recording
+                .events
+                .get(r.next)
+                .filter(|(f, _)| *f == r.frame)
+            {
+                record::apply(&mut self.world, e);
+                r.next += 1;
+            }
+            r.frame += 1;
+            if r.frame >= r.recording.frames {
+                self.status = format!("replay finished after {} frames", r.frame);
+                self.replaying = None;
+            }
+        }
+        if let Some(rec) = self.recorder.as_mut() {
+            rec.before_step(&self.world);
+        }
+    }
+
+    /// Starts recording from the world as it is now.
+    fn start_recording(&mut self) {
+        let mut scene = self.scene.clone();
+        scene.capture(&self.world);
+        scene.capture_state(&self.world);
+        self.recorder = Some(Recorder::new(scene, &self.world));
+        self.status = "recording…".into();
+    }
+
+    /// Stops recording and writes it to `path`.
+    fn stop_recording(&mut self, path: &Path) {
+        if let Some(rec) = self.recorder.take() {
+            self.status = match record::save(path, rec.recording()) {
+                Ok(()) => format!(
+                    "recorded {} frames, {} events to {}",
+                    rec.recording().frames,
+                    rec.recording().events.len(),
+                    path.display()
+                ),
+                Err(e) => format!("not saved: {e}"),
+            };
+        }
+    }
+
+    /// Plays the recording at `path` from its first frame.
+    fn start_replay(&mut self, path: &Path) {
+        match record::load(path) {
+            Ok(recording) => {
+                self.mouse.cancel(&mut self.world);
+                self.scene = recording.scene.clone();
+                self.world = super::solver_world_from(self.scene.build());
+                // The recording's frame-0 events set the hand and settings.
+                self.world.set_hand(Default::default());
+                self.rebuild_twin();
+                self.paused = false;
+                self.accumulator = 0.0;
+                self.stale_stats = true;
+                self.status = format!("replaying {}", path.display());
+                self.replaying = Some(Replay {
+                    recording,
+                    next: 0,
+                    frame: 0,
+                });
+            }
+            Err(e) => self.errors = e.0.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    /// The Record / Stop and Replay buttons.
+    pub(super) fn recording_row(&mut self, ui: &mut egui::Ui) {
+        let target = recording_path(&self.panel.save_path_buf());
+        ui.horizontal(|ui| {
+            if self.recorder.is_none() {
+                if ui
+                    .button("Record")
+                    .on_hover_text("record drags, pins and setting changes from now on")
+                    .clicked()
+                {
+                    self.start_recording();
+                }
+            } else if ui
+                .button("Stop recording")
+                .on_hover_text(format!("write the recording to {}", target.display()))
+                .clicked()
+            {
+                self.stop_recording(&target);
+            }
+            if ui
+                .button("Replay")
+                .on_hover_text("play the recording at the path above (Open…'s field)")
+                .clicked()
+            {
+                let path = self.panel.open_path_buf();
+                self.start_replay(&path);
+            }
+        });
+    }
+}
+
+/// `scene.ron` → `scene.rec.ron`.
+fn recording_path(save: &Path) -> PathBuf {
+    let stem = save.file_stem().unwrap_or_default().to_string_lossy();
+    let stem = stem.strip_suffix(".edited").unwrap_or(&stem).to_string();
+    save.with_file_name(format!("{stem}.rec.ron"))
+}

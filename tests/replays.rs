@@ -1,0 +1,69 @@
+//! Recorded sessions (tests/replays/*.ron, made with the window's Record or
+//! `record::Recorder`) replayed headless: their final positions must match
+//! the stored hashes bit for bit. An intended physics change updates them:
+//! run with `--nocapture`, check the physics tests, paste the new hashes.
+
+use std::path::Path;
+
+use catenary::record;
+
+/// FNV-1a over the bit patterns of every position.
+fn position_hash(w: &catenary::solver::World) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for p in &w.particles.pos {
+        for x in p.to_array() {
+            for byte in x.to_bits().to_le_bytes() {
+                hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+const GOLDEN: [(&str, u64); 2] = [
+    ("rope_throw_and_pin.ron", 0xf89244aef69b5e58),
+    ("tear_a_flap.ron", 0xf91a11cfa0dd9e1e),
+];
+
+#[test]
+fn recorded_sessions_replay_to_their_stored_positions() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let names: Vec<&str> = GOLDEN.iter().map(|g| g.0).collect();
+    assert_eq!(files, names, "every recording has a stored hash");
+    let mut wrong = Vec::new();
+    for (name, golden) in GOLDEN {
+        let rec = record::load(&dir.join(name)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!rec.events.is_empty());
+        let hash = position_hash(&record::replay(&rec));
+        println!("(\"{name}\", {hash:#018x}),");
+        // Replaying twice gives the same bits.
+        assert_eq!(hash, position_hash(&record::replay(&rec)), "{name}");
+        if hash != golden {
+            wrong.push(name);
+        }
+    }
+    assert!(wrong.is_empty(), "replays changed: {wrong:?}");
+}
+
+#[test]
+fn a_recording_with_a_bad_event_is_refused_with_its_place() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays");
+    let text = std::fs::read_to_string(dir.join("rope_throw_and_pin.ron")).unwrap();
+    let bad = text.replacen("Grab(12)", "Grab(99)", 1);
+    assert_ne!(bad, text);
+    let tmp = std::env::temp_dir().join(format!("catenary-bad-rec-{}.ron", std::process::id()));
+    std::fs::write(&tmp, bad).unwrap();
+    let err = record::load(&tmp)
+        .expect_err("particle 99 does not exist")
+        .to_string();
+    let _ = std::fs::remove_file(&tmp);
+    assert!(
+        err.contains("events[") && err.contains("particle 99"),
+        "{err}"
+    );
+}
