@@ -260,6 +260,33 @@ pub fn save(path: &Path, rec: &Recording) -> Result<(), SceneError> {
     file.commit()
 }
 
+/// `catenary replay`: replays a recording headless and prints a summary.
+pub fn run(path: &Path) -> anyhow::Result<()> {
+    use std::io::Write;
+    let rec = load(path)?;
+    let started = std::time::Instant::now();
+    let world = replay(&rec);
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "replayed: {} ({}): {} frames, {} events, {:.3} s",
+        path.display(),
+        rec.scene.name,
+        rec.frames,
+        rec.events.len(),
+        started.elapsed().as_secs_f64()
+    )?;
+    writeln!(
+        out,
+        "final: max strain {:.4}%  max tension {:.4} N  kinetic {:.6} J  potential {:.6} J",
+        100.0 * world.max_strain(),
+        world.max_tension(),
+        world.kinetic_energy(),
+        world.potential_energy()
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -302,31 +329,4 @@ mod tests {
         );
         assert!(replayed.particles.is_pinned(6));
     }
-}
-
-/// `catenary replay`: replays a recording headless and prints a summary.
-pub fn run(path: &Path) -> anyhow::Result<()> {
-    use std::io::Write;
-    let rec = load(path)?;
-    let started = std::time::Instant::now();
-    let world = replay(&rec);
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "replayed: {} ({}): {} frames, {} events, {:.3} s",
-        path.display(),
-        rec.scene.name,
-        rec.frames,
-        rec.events.len(),
-        started.elapsed().as_secs_f64()
-    )?;
-    writeln!(
-        out,
-        "final: max strain {:.4}%  max tension {:.4} N  kinetic {:.6} J  potential {:.6} J",
-        100.0 * world.max_strain(),
-        world.max_tension(),
-        world.kinetic_energy(),
-        world.potential_energy()
-    )?;
-    Ok(())
 }
