@@ -3,6 +3,8 @@
 
 use glam::{Vec2, Vec3};
 
+use crate::solver::{LinkKind, Shape, World};
+
 /// A hanging chain: y = a·cosh((x − x₀)/a) + c in the vertical plane
 /// through its two ends, x measured horizontally from the first end.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,6 +72,59 @@ impl Catenary {
         let x = t * self.span;
         let base = self.start + self.along * x;
         Vec3::new(base.x, self.height(x as f64) as f32, base.z)
+    }
+
+    /// Tension (N) at horizontal distance `x` (m) of a chain of `mu` kg/m
+    /// under gravity `g` (m/s²): T(x) = μ·g·a·cosh((x − x₀)/a), its
+    /// horizontal part H = μ·g·a the same everywhere.
+    pub fn tension(&self, x: f64, mu: f64, g: f64) -> f64 {
+        mu * g * self.a * ((x - self.x0) / self.a).cosh()
+    }
+
+    /// Horizontal distance (m) of `p` from the first end along the span.
+    pub fn x_of(&self, p: Vec3) -> f64 {
+        (p - self.start).dot(self.along) as f64
+    }
+
+    /// The catenary a rope of `world` should settle into: when body `b` is
+    /// a rope pinned at exactly its two ends (not driven) under vertical
+    /// gravity and long enough to sag; with the mass per length (kg/m) of
+    /// what hangs.
+    pub fn of_rope(world: &World, b: usize) -> Option<(Self, f64)> {
+        let body = world.bodies().get(b)?;
+        if body.shape != Shape::Rope || body.count < 2 {
+            return None;
+        }
+        let p = &world.particles;
+        let (first, last) = (body.first, body.first + body.count - 1);
+        let g = world.settings.gravity;
+        let ends_only = body
+            .range()
+            .all(|i| p.is_pinned(i) == (i == first || i == last));
+        if !ends_only
+            || p.is_driven(first)
+            || p.is_driven(last)
+            || g.x != 0.0
+            || g.z != 0.0
+            || g.y >= 0.0
+        {
+            return None;
+        }
+        let length: f32 = world
+            .constraints
+            .iter()
+            .filter(|l| l.tag.body as usize == b && l.tag.kind == LinkKind::Stretch)
+            .map(|l| l.rest)
+            .sum();
+        // The weight the pins hold: the free particles' (the pinned ends'
+        // own mass rests on the pins).
+        let mass: f32 = body
+            .range()
+            .filter(|&i| i != first && i != last)
+            .map(|i| p.mass()[i])
+            .sum();
+        let curve = Self::through(p.pos[first], p.pos[last], length)?;
+        Some((curve, mass as f64 / length as f64))
     }
 
     /// Arc length (m) between horizontal distances `x1` and `x2`.

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use egui_macroquad::egui::{self, RichText};
 
 use super::render::ColourMode;
-use super::{App, interact};
+use super::{App, interact, plots};
 use crate::scene::{self, BodyDef};
 use crate::solver::{LinkKind, Method, limits};
 
@@ -597,7 +597,22 @@ impl App {
     pub(super) fn plots_panel(&mut self, ctx: &egui::Context) {
         egui::TopBottomPanel::bottom("plots")
             .exact_height(150.0)
-            .show(ctx, |ui| self.history.ui(ui));
+            .show(ctx, |ui| {
+                // With a rope hanging as a catenary, a third plot: its
+                // tension along the span against the analytic T(x).
+                let rope = (0..self.world.bodies().len()).find_map(|b| {
+                    crate::analytic::Catenary::of_rope(&self.world, b).map(|c| (b, c))
+                });
+                match rope {
+                    Some((b, (curve, mu))) => {
+                        ui.columns(2, |cols| {
+                            self.history.ui(&mut cols[0]);
+                            plots::tension_along(&mut cols[1], &self.world, b, &curve, mu);
+                        });
+                    }
+                    None => self.history.ui(ui),
+                }
+            });
     }
 }
 

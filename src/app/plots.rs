@@ -189,6 +189,53 @@ impl History {
     }
 }
 
+/// Tension (N) of every link of rope `b` against its horizontal position,
+/// with the analytic T(x) = μ·g·a·cosh((x − x₀)/a) of `curve` as a line.
+pub fn tension_along(
+    ui: &mut egui::Ui,
+    world: &crate::solver::World,
+    b: usize,
+    curve: &crate::analytic::Catenary,
+    mu: f64,
+) {
+    let g = -world.settings.gravity.y as f64;
+    let pos = &world.particles.pos;
+    let links: Vec<[f64; 2]> = world
+        .constraints
+        .iter()
+        .filter(|l| l.tag.body as usize == b && l.tag.kind == crate::solver::LinkKind::Stretch)
+        .map(|l| {
+            [
+                curve.x_of((pos[l.a] + pos[l.b]) * 0.5),
+                world.tension(l.lambda) as f64,
+            ]
+        })
+        .collect();
+    let analytic: PlotPoints = (0..=64)
+        .map(|k| {
+            let x = curve.span as f64 * k as f64 / 64.0;
+            [x, curve.tension(x, mu, g)]
+        })
+        .collect();
+    Plot::new("tension along")
+        .legend(Legend::default())
+        .allow_scroll(false)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_boxed_zoom(false)
+        .x_axis_label("x along the span m")
+        .show(ui, |p| {
+            p.line(
+                Line::new("T(x) = μga·cosh((x − x₀)/a) N", analytic)
+                    .color(egui::Color32::from_rgb(80, 230, 255)),
+            );
+            p.points(
+                egui_plot::Points::new("link tension |λ|/h² N", PlotPoints::from(links))
+                    .radius(2.5),
+            );
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

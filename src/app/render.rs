@@ -431,27 +431,8 @@ fn octagon(mesh: &mut Mesh, centre: Vec3, size: f32, (right, up): (Vec3, Vec3), 
 /// rope should settle into. Drawn as a thin cyan ghost.
 fn draw_catenary(world: &World, b: usize, body: &Body, eye: Vec3) {
     let p = &world.particles;
-    let (first, last) = (body.first, body.first + body.count - 1);
-    let g = world.settings.gravity;
-    let ends_only = body
-        .range()
-        .all(|i| p.is_pinned(i) == (i == first || i == last));
-    if !ends_only
-        || p.is_driven(first)
-        || p.is_driven(last)
-        || g.x != 0.0
-        || g.z != 0.0
-        || g.y >= 0.0
-    {
-        return;
-    }
-    let length: f32 = world
-        .constraints
-        .iter()
-        .filter(|l| l.tag.body as usize == b && l.tag.kind == LinkKind::Stretch)
-        .map(|l| l.rest)
-        .sum();
-    let Some(curve) = Catenary::through(p.pos[first], p.pos[last], length) else {
+    let first = body.first;
+    let Some((curve, _)) = Catenary::of_rope(world, b) else {
         return;
     };
     let ghost = Color::new(0.3, 0.9, 1.0, 0.9);
