@@ -135,6 +135,21 @@ impl Catenary {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_papers_spring_has_period_two_pi_sqrt_alpha_m_and_starts_where_released() {
+        let (pin, start) = (Vec3::new(0.0, 2.0, 0.0), Vec3::new(0.0, 1.4, 0.0));
+        let g = Vec3::new(0.0, -9.81, 0.0);
+        let s = Spring::new(pin, start, 1.0, 0.5, 1e-3, g).unwrap();
+        assert!((s.period() - 0.198_691).abs() < 1e-5, "{}", s.period());
+        assert!(s.position(0.0).distance(start) < 1e-6);
+        // Half a period later it is as far above equilibrium as it started below.
+        let eq = pin + Vec3::new(0.0, -(0.5 + 1e-3 * 9.81), 0.0);
+        let half = s.position(s.period() / 2.0);
+        assert!((half - eq).length() - (start - eq).length() < 1e-5);
+        assert!(Spring::new(pin, Vec3::new(0.3, 1.4, 0.0), 1.0, 0.5, 1e-3, g).is_none());
+    }
+
     use super::*;
 
     #[test]
@@ -166,5 +181,55 @@ mod tests {
             Catenary::through(Vec3::new(-1.0, 2.0, 0.0), Vec3::new(1.0, 2.0, 0.0), 3.0).unwrap();
         assert!((c.a - 0.6165).abs() < 1e-3, "{}", c.a);
         assert!((c.x0 - 1.0).abs() < 1e-9, "lowest point in the middle");
+    }
+}
+
+/// A mass on one compliant link below a fixed point, released at rest
+/// along gravity: the XPBD paper's spring. x(t) = L_eq + (L₀ − L_eq)·cos(ωt)
+/// along gravity, L_eq = L + α·m·g, ω = 1/√(α·m): period 2π√(α·m).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spring {
+    /// The fixed end (m).
+    pub pin: Vec3,
+    /// Unit direction of gravity.
+    pub down: Vec3,
+    /// Length at rest under the load, L + α·m·g (m).
+    pub equilibrium: f64,
+    /// Initial length minus the equilibrium length (m).
+    pub amplitude: f64,
+    /// Angular frequency 1/√(α·m) (rad/s).
+    pub omega: f64,
+}
+
+impl Spring {
+    /// The spring of a mass `m` (kg) on a link of rest length `rest` (m)
+    /// and compliance `alpha` (m/N) from `pin`, released at rest at
+    /// `start`, under gravity `g`; None unless `start` lies along gravity
+    /// from the pin and α > 0.
+    pub fn new(pin: Vec3, start: Vec3, m: f32, rest: f32, alpha: f32, g: Vec3) -> Option<Self> {
+        let down = g.normalize_or_zero();
+        let arm = start - pin;
+        if alpha <= 0.0 || down == Vec3::ZERO || arm.cross(down).length() > 1e-4 * arm.length() {
+            return None;
+        }
+        let equilibrium = rest as f64 + alpha as f64 * m as f64 * g.length() as f64;
+        Some(Self {
+            pin,
+            down,
+            equilibrium,
+            amplitude: arm.dot(down) as f64 - equilibrium,
+            omega: 1.0 / (alpha as f64 * m as f64).sqrt(),
+        })
+    }
+
+    /// The mass's position at time `t` (s).
+    pub fn position(&self, t: f64) -> Vec3 {
+        let x = self.equilibrium + self.amplitude * (self.omega * t).cos();
+        self.pin + self.down * x as f32
+    }
+
+    /// The period 2π/ω (s).
+    pub fn period(&self) -> f64 {
+        std::f64::consts::TAU / self.omega
     }
 }

@@ -521,9 +521,10 @@ impl App {
         }
         ui.checkbox(&mut d.caption, "caption")
             .on_hover_text("the scene's note on what to try and what to look for");
-        ui.checkbox(&mut d.analytic, "analytic catenary").on_hover_text(
-            "cyan ghost: the inextensible chain through the pinned ends, y = a·cosh((x − x₀)/a) + c \
-             (ropes pinned at exactly their two ends, vertical gravity)",
+        ui.checkbox(&mut d.analytic, "analytic ghosts").on_hover_text(
+            "cyan ghosts of the exact answers: the inextensible chain through the pinned ends, \
+             y = a·cosh((x − x₀)/a) + c (ropes pinned at exactly their two ends, vertical gravity), \
+             and the undamped spring of a single mass on one link (period 2π√(α·m))",
         );
     }
 
