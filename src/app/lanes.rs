@@ -180,3 +180,44 @@ impl App {
         .on_hover_text("the largest distance between corresponding particles of the two lanes");
     }
 }
+
+impl App {
+    /// The XPBD paper's spring as a ghost: when the scene is one Mesh of a
+    /// pinned particle and a free one on one compliant link, released at
+    /// rest below it (lesson_spring.ron), where the undamped oscillator
+    /// with period 2π√(α·m) would have the mass now.
+    pub(super) fn spring_ghost(&self) -> Option<(crate::analytic::Spring, f32)> {
+        let [crate::scene::BodyDef::Mesh(m)] = self.scene.bodies.as_slice() else {
+            return None;
+        };
+        let ([a, b], [link]) = (m.particles.as_slice(), m.links.as_slice()) else {
+            return None;
+        };
+        let (pin, free) = match (a.pinned, b.pinned) {
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+            _ => return None,
+        };
+        if self.scene.state.is_some() || self.world.particles.is_pinned(1) != b.pinned {
+            return None;
+        }
+        let (p, q) = (
+            glam::Vec3::from(pin.position),
+            glam::Vec3::from(free.position),
+        );
+        let rest = link.rest.unwrap_or(p.distance(q));
+        let alpha = self
+            .world
+            .constraints
+            .compliance(0, crate::solver::LinkKind::Stretch)?;
+        let spring = crate::analytic::Spring::new(
+            p,
+            q,
+            free.mass,
+            rest,
+            alpha,
+            self.world.settings.gravity,
+        )?;
+        Some((spring, m.radius * 1.6))
+    }
+}

@@ -4,15 +4,20 @@
 //! accumulator, reads positions to draw, and edits settings, compliances
 //! and pins through the solver's API.
 
+mod automation;
 mod camera;
 mod interact;
 mod lanes;
 mod overlay;
 mod panel;
+mod panel_bodies;
+mod panel_view;
 mod plots;
 mod recording;
 mod reload;
 mod render;
+mod scene_io;
+mod stepping;
 mod sweep_panel;
 
 use std::path::{Path, PathBuf};
@@ -21,13 +26,12 @@ use std::time::Instant;
 use egui_macroquad::egui;
 use macroquad::prelude::*;
 
-use image::ImageEncoder;
-
 use crate::scene::{self, Scene};
 use crate::solver::{Settings, World};
 use camera::OrbitCamera;
 use interact::Mouse;
 use render::{Display, Highlight, Renderer};
+use stepping::smooth;
 
 /// Command-line options of the window.
 #[derive(Clone, Debug, Default)]
@@ -72,7 +76,7 @@ async fn main_loop(options: Options) {
             && wall >= *after
             && !app.screenshot_taken
         {
-            if let Err(e) = save_screenshot(path) {
+            if let Err(e) = automation::save_screenshot(path) {
                 eprintln!(
                     "error: {}: cannot save the screenshot: {e:#}",
                     path.display()
@@ -232,113 +236,6 @@ impl App {
         app
     }
 
-    /// Opens a scene file: on success it replaces the world and the camera
-    /// and is watched from then on; on failure the errors are shown and the
-    /// current scene keeps running.
-    fn open(&mut self, path: &Path) {
-        self.source = Source::File(path.to_path_buf());
-        self.watcher = match reload::FileWatcher::new(path) {
-            Ok(w) => Some(w),
-            Err(e) => {
-                self.status = format!("hot reload unavailable: {e}");
-                None
-            }
-        };
-        if self.load(false) {
-            self.camera = OrbitCamera::from(&self.scene.camera);
-        }
-    }
-
-    /// Opens a scene built into the binary (not watched).
-    fn open_builtin(&mut self, name: &'static str) {
-        self.source = Source::Builtin(name);
-        self.watcher = None;
-        if self.load(false) {
-            self.camera = OrbitCamera::from(&self.scene.camera);
-        }
-    }
-
-    /// Re-reads the scene (the camera stays), keeping every solver setting
-    /// the user changed in the panel unless the file changed that setting
-    /// too. Returns true on success.
-    fn reload(&mut self) -> bool {
-        self.load(true)
-    }
-
-    fn load(&mut self, keep_edits: bool) -> bool {
-        let loaded = match &self.source {
-            Source::File(path) => scene::load(path),
-            Source::Builtin(name) => {
-                let text = scene::builtin(name).expect("built-in names come from BUILTIN");
-                scene::parse(text, Path::new(name))
-            }
-        };
-        match loaded {
-            Ok(scene) => {
-                self.mouse.cancel(&mut self.world);
-                let mut world = solver_world(&scene);
-                if keep_edits {
-                    let file_before = Settings::from(&self.scene.solver);
-                    world.settings =
-                        reload::keep_panel_edits(file_before, self.world.settings, world.settings);
-                    world.set_hand(self.world.hand());
-                }
-                self.world = world;
-                self.rebuild_twin();
-                self.status = format!("loaded {}", self.source_name());
-                self.scene = scene;
-                self.errors.clear();
-                self.accumulator = 0.0;
-                self.stale_stats = true;
-                true
-            }
-            Err(errors) => {
-                self.errors = errors.0.iter().map(|e| e.to_string()).collect();
-                false
-            }
-        }
-    }
-
-    /// The running scene's file, or the built-in scene's name.
-    fn source_name(&self) -> String {
-        match &self.source {
-            Source::File(p) => p.display().to_string(),
-            Source::Builtin(name) => format!("{name} (built in)"),
-        }
-    }
-
-    /// Restarts the simulation and the camera from the scene, keeping the
-    /// panel's settings.
-    fn reset(&mut self) {
-        self.mouse.cancel(&mut self.world);
-        self.camera = OrbitCamera::from(&self.scene.camera);
-        let (settings, hand) = (self.world.settings, self.world.hand());
-        self.world = solver_world(&self.scene);
-        self.world.settings = settings;
-        self.world.set_hand(hand);
-        self.rebuild_twin();
-        self.accumulator = 0.0;
-        self.stale_stats = true;
-    }
-
-    /// Writes the scene with the run-time edits (settings, pins,
-    /// compliances) and the world's state to `path`.
-    fn save_as(&mut self, path: &Path) {
-        let mut scene = self.scene.clone();
-        scene.capture(&self.world);
-        scene.capture_state(&self.world);
-        scene.camera = crate::scene::CameraDef {
-            target: self.camera.target.into(),
-            distance: self.camera.distance,
-            yaw: self.camera.yaw,
-            pitch: self.camera.pitch,
-        };
-        self.status = match scene::save(path, &scene) {
-            Ok(()) => format!("saved {}", path.display()),
-            Err(e) => format!("not saved: {e}"),
-        };
-    }
-
     fn frame(&mut self) {
         if self.watcher.as_ref().is_some_and(|w| w.changed()) {
             self.reload();
@@ -416,106 +313,6 @@ impl App {
         );
     }
 
-    /// Fixed-dt stepping with an accumulator: at most 4 steps per drawn
-    /// frame, so a slow frame slows the simulation rather than snowballing.
-    fn simulate(&mut self, frame_dt: f32) {
-        if self.paused {
-            self.accumulator = 0.0;
-            // The world stays frozen, but a held particle follows the
-            // cursor, so the rope can be posed before pressing Space.
-            if self.world.grabbed().is_some() {
-                self.pose_lanes();
-                self.stale_stats = true;
-            }
-            return;
-        }
-        let dt = self.world.settings.dt;
-        self.accumulator += frame_dt.min(0.1) * self.time_scale;
-        let t = Instant::now();
-        let mut steps = 0;
-        // At most 4 steps, and no more once a drawn frame's budget (33 ms)
-        // is spent: a heavy scene then runs slower but the window answers.
-        while self.accumulator >= dt
-            && steps < 4
-            && (steps == 0 || t.elapsed().as_secs_f32() < 0.033)
-        {
-            self.step();
-            self.accumulator -= dt;
-            steps += 1;
-        }
-        if self.accumulator >= dt {
-            // Behind: drop the backlog rather than snowball (the world
-            // always steps whole frames of dt, so it stays deterministic).
-            self.accumulator = self.accumulator.min(dt);
-        }
-        // Simulated and wanted seconds, each decaying with a ~1 s time
-        // constant of wall time; their ratio is the real-time factor.
-        let keep = (-frame_dt).exp();
-        self.paced.0 = self.paced.0 * keep + steps as f32 * dt;
-        self.paced.1 = self.paced.1 * keep + frame_dt * self.time_scale;
-        if self.paced.1 > 0.0 {
-            self.realtime = (self.paced.0 / self.paced.1).min(1.0);
-        }
-        if steps > 0 {
-            let per_step = t.elapsed().as_secs_f64() / steps as f64;
-            smooth(&mut self.timing.solver_ms, (per_step * 1e3) as f32);
-            let rate = self.world.projections_per_frame() as f64 / per_step.max(1e-9);
-            self.timing.rate = if self.timing.rate == 0.0 {
-                rate
-            } else {
-                self.timing.rate * 0.9 + rate * 0.1
-            };
-        }
-    }
-
-    fn step(&mut self) {
-        self.before_step();
-        self.step_lanes();
-        self.frames += 1;
-        self.stale_stats = true;
-    }
-
-    /// Recomputes the statistics after the world changed (once per drawn
-    /// frame at most: each is a pass over every constraint or particle).
-    fn update_stats(&mut self) {
-        // A labelled line in the plots wherever a setting changed.
-        // (Not across a reset or reload: time going back starts afresh.)
-        let now = (self.world.time(), self.world.settings);
-        if let Some((_, before)) = self.marked.filter(|m| m.0 <= now.0)
-            && before != now.1
-        {
-            self.history.mark(now.0, before, now.1);
-        }
-        self.marked = Some(now);
-        if !std::mem::take(&mut self.stale_stats) {
-            return;
-        }
-        let w = &self.world;
-        let books = w.energy_books();
-        self.stats = WorldStats {
-            max_strain: w.max_strain(),
-            max_tension: w.max_tension(),
-            energy: books.mechanical(),
-        };
-        let mut lanes = vec![plots::LaneSample {
-            name: lane_name(w),
-            strain_percent: 100.0 * self.stats.max_strain as f64,
-            mechanical: books.mechanical(),
-            total: books.total(),
-        }];
-        if let Some(twin) = &self.twin {
-            lanes[0].name = format!("left {}", lanes[0].name);
-            let books = twin.energy_books();
-            lanes.push(plots::LaneSample {
-                name: format!("right {}", lane_name(twin)),
-                strain_percent: 100.0 * twin.max_strain() as f64,
-                mechanical: books.mechanical(),
-                total: books.total(),
-            });
-        }
-        self.history.push(w.time(), &lanes);
-    }
-
     fn keyboard(&mut self) {
         if self.ui_has_keyboard {
             return;
@@ -577,86 +374,6 @@ impl App {
         self.ui_has_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
         self.ui_has_keyboard = ctx.wants_keyboard_input();
     }
-
-    /// Writes a plain-text snapshot: a header and one line per particle
-    /// `index x y z screen_x screen_y pinned`, via a temp file and a rename.
-    fn dump_state(&self, path: &Path) {
-        use std::fmt::Write;
-        let mut s = String::new();
-        let _ = writeln!(s, "frames {}", self.frames);
-        let _ = writeln!(s, "time {}", self.world.time());
-        let _ = writeln!(s, "paused {}", self.paused);
-        let _ = writeln!(s, "realtime {:.3}", self.realtime);
-        let _ = writeln!(s, "hint {}", self.hint_opacity() > 0.0);
-        let _ = writeln!(s, "scene {}", self.scene.name);
-        let _ = writeln!(s, "held {:?}", self.world.grabbed());
-        let _ = writeln!(s, "hand_force {:?}", self.world.hand_force());
-        let _ = writeln!(s, "errors {}", self.errors.len());
-        for e in &self.errors {
-            let _ = writeln!(s, "error {}", e.replace('\n', " "));
-        }
-        // One line per particle and lane: `index x y z screen_x screen_y
-        // pinned lane` (lane 0 = the left or only world, 1 = the right).
-        let mut lanes = vec![(&self.world, self.camera.clone())];
-        if let (Some(twin), Some(view)) = (&self.twin, self.right_view) {
-            let mut camera = self.camera.clone();
-            camera.view = view;
-            lanes.push((twin, camera));
-        }
-        let total: usize = lanes.iter().map(|(w, _)| w.particles.len()).sum();
-        let _ = writeln!(s, "particles {total}");
-        for (lane, (world, camera)) in lanes.iter().enumerate() {
-            let project = camera.projector();
-            for (i, &p) in world.particles.pos.iter().enumerate() {
-                let sc = project(p).unwrap_or(Vec2::splat(-1.0));
-                let pinned = world.particles.is_pinned(i) as u8;
-                let _ = writeln!(
-                    s,
-                    "{i} {} {} {} {} {} {pinned} {lane}",
-                    p.x, p.y, p.z, sc.x, sc.y
-                );
-            }
-        }
-        let written = scene::TempFile::create(path).and_then(|mut f| {
-            use std::io::Write;
-            f.write_all(s.as_bytes())
-                .map_err(|source| scene::SceneError::Io {
-                    path: path.to_path_buf(),
-                    action: "cannot write",
-                    source,
-                })?;
-            f.commit()
-        });
-        // Said once, not five times a second.
-        if let Err(e) = written
-            && !self.dump_failed.replace(true)
-        {
-            eprintln!("error: --dump-state: {e}");
-        }
-    }
-}
-
-/// Saves the window as a PNG (macroquad's own `export_png` panics on
-/// errors), encoded in memory and written through a temp file, so a
-/// failure leaves no empty or partial file.
-fn save_screenshot(path: &Path) -> anyhow::Result<()> {
-    let shot = get_screen_data();
-    let (w, h) = (shot.width as usize, shot.height as usize);
-    // The framebuffer is stored bottom row first.
-    let rows: Vec<u8> = (0..h)
-        .rev()
-        .flat_map(|y| shot.bytes[y * w * 4..(y + 1) * w * 4].iter().copied())
-        .collect();
-    let mut png = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut png).write_image(
-        &rows,
-        w as u32,
-        h as u32,
-        image::ColorType::Rgba8,
-    )?;
-    let mut file = scene::TempFile::create(path)?;
-    std::io::Write::write_all(&mut file, &png)?;
-    Ok(file.commit()?)
 }
 
 /// The world of `scene`, solved on as many cores as its size makes worth it.
@@ -670,63 +387,4 @@ fn solver_world_from(mut world: World) -> World {
     world.use_suitable_threads();
     world.set_hand(interact::default_hand(&world));
     world
-}
-
-impl App {
-    /// The XPBD paper's spring as a ghost: when the scene is one Mesh of a
-    /// pinned particle and a free one on one compliant link, released at
-    /// rest below it (lesson_spring.ron), where the undamped oscillator
-    /// with period 2π√(α·m) would have the mass now.
-    fn spring_ghost(&self) -> Option<(crate::analytic::Spring, f32)> {
-        let [crate::scene::BodyDef::Mesh(m)] = self.scene.bodies.as_slice() else {
-            return None;
-        };
-        let ([a, b], [link]) = (m.particles.as_slice(), m.links.as_slice()) else {
-            return None;
-        };
-        let (pin, free) = match (a.pinned, b.pinned) {
-            (true, false) => (a, b),
-            (false, true) => (b, a),
-            _ => return None,
-        };
-        if self.scene.state.is_some() || self.world.particles.is_pinned(1) != b.pinned {
-            return None;
-        }
-        let (p, q) = (
-            glam::Vec3::from(pin.position),
-            glam::Vec3::from(free.position),
-        );
-        let rest = link.rest.unwrap_or(p.distance(q));
-        let alpha = self
-            .world
-            .constraints
-            .compliance(0, crate::solver::LinkKind::Stretch)?;
-        let spring = crate::analytic::Spring::new(
-            p,
-            q,
-            free.mass,
-            rest,
-            alpha,
-            self.world.settings.gravity,
-        )?;
-        Some((spring, m.radius * 1.6))
-    }
-}
-
-/// "XPBD 20×1": a lane's method and split, for plot legends.
-fn lane_name(w: &World) -> String {
-    let s = &w.settings;
-    let method = match s.method {
-        crate::solver::Method::Xpbd => "XPBD",
-        crate::solver::Method::Pbd => "PBD",
-    };
-    format!("{method} {}×{}", s.substeps, s.iterations)
-}
-
-fn smooth(avg: &mut f32, sample: f32) {
-    *avg = if *avg == 0.0 {
-        sample
-    } else {
-        *avg * 0.9 + sample * 0.1
-    };
 }

@@ -1,0 +1,92 @@
+//! Window automation for tests and scripts: the `--dump-state` snapshot
+//! and `--screenshot`.
+
+use std::path::Path;
+
+use image::ImageEncoder;
+use macroquad::prelude::*;
+
+use super::App;
+use crate::scene;
+
+impl App {
+    /// Writes a plain-text snapshot: a header and one line per particle
+    /// `index x y z screen_x screen_y pinned`, via a temp file and a rename.
+    pub(super) fn dump_state(&self, path: &Path) {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "frames {}", self.frames);
+        let _ = writeln!(s, "time {}", self.world.time());
+        let _ = writeln!(s, "paused {}", self.paused);
+        let _ = writeln!(s, "realtime {:.3}", self.realtime);
+        let _ = writeln!(s, "hint {}", self.hint_opacity() > 0.0);
+        let _ = writeln!(s, "scene {}", self.scene.name);
+        let _ = writeln!(s, "held {:?}", self.world.grabbed());
+        let _ = writeln!(s, "hand_force {:?}", self.world.hand_force());
+        let _ = writeln!(s, "errors {}", self.errors.len());
+        for e in &self.errors {
+            let _ = writeln!(s, "error {}", e.replace('\n', " "));
+        }
+        // One line per particle and lane: `index x y z screen_x screen_y
+        // pinned lane` (lane 0 = the left or only world, 1 = the right).
+        let mut lanes = vec![(&self.world, self.camera.clone())];
+        if let (Some(twin), Some(view)) = (&self.twin, self.right_view) {
+            let mut camera = self.camera.clone();
+            camera.view = view;
+            lanes.push((twin, camera));
+        }
+        let total: usize = lanes.iter().map(|(w, _)| w.particles.len()).sum();
+        let _ = writeln!(s, "particles {total}");
+        for (lane, (world, camera)) in lanes.iter().enumerate() {
+            let project = camera.projector();
+            for (i, &p) in world.particles.pos.iter().enumerate() {
+                let sc = project(p).unwrap_or(Vec2::splat(-1.0));
+                let pinned = world.particles.is_pinned(i) as u8;
+                let _ = writeln!(
+                    s,
+                    "{i} {} {} {} {} {} {pinned} {lane}",
+                    p.x, p.y, p.z, sc.x, sc.y
+                );
+            }
+        }
+        let written = scene::TempFile::create(path).and_then(|mut f| {
+            use std::io::Write;
+            f.write_all(s.as_bytes())
+                .map_err(|source| scene::SceneError::Io {
+                    path: path.to_path_buf(),
+                    action: "cannot write",
+                    source,
+                })?;
+            f.commit()
+        });
+        // Said once, not five times a second.
+        if let Err(e) = written
+            && !self.dump_failed.replace(true)
+        {
+            eprintln!("error: --dump-state: {e}");
+        }
+    }
+}
+
+/// Saves the window as a PNG (macroquad's own `export_png` panics on
+/// errors), encoded in memory and written through a temp file, so a
+/// failure leaves no empty or partial file.
+pub(super) fn save_screenshot(path: &Path) -> anyhow::Result<()> {
+    let shot = get_screen_data();
+    let (w, h) = (shot.width as usize, shot.height as usize);
+    // The framebuffer is stored bottom row first.
+    let rows: Vec<u8> = (0..h)
+        .rev()
+        .flat_map(|y| shot.bytes[y * w * 4..(y + 1) * w * 4].iter().copied())
+        .collect();
+    let mut png = Vec::new();
+    image::codecs::png::PngEncoder::new(&mut png).write_image(
+        &rows,
+        w as u32,
+        h as u32,
+        image::ColorType::Rgba8,
+    )?;
+    let mut file = scene::TempFile::create(path)?;
+    std::io::Write::write_all(&mut file, &png)?;
+    Ok(file.commit()?)
+}

@@ -1,0 +1,154 @@
+//! The panel's bodies section: per body and constraint kind a compliance
+//! slider (log scale, a *rigid* box; one scaling slider when a mesh's links
+//! differ) and the self-collision switch.
+
+use egui_macroquad::egui::{self, RichText};
+
+use super::App;
+use super::panel::slider;
+use crate::scene::BodyDef;
+use crate::solver::{LinkKind, Method, limits};
+
+impl App {
+    pub(super) fn bodies_section(&mut self, ui: &mut egui::Ui) {
+        ui.label(RichText::new("Bodies").strong());
+        let mut edits: Vec<(usize, LinkKind, Edit)> = Vec::new();
+        let mut toggles: Vec<(usize, bool)> = Vec::new();
+        for (b, def) in self.scene.bodies.iter().enumerate() {
+            let kinds: &[(LinkKind, &str)] = match def {
+                BodyDef::Rope(_) => &[(LinkKind::Stretch, "links"), (LinkKind::Bend, "bending")],
+                BodyDef::Cloth(_) => &[
+                    (LinkKind::Stretch, "stretch"),
+                    (LinkKind::Shear, "shear"),
+                    (LinkKind::Bend, "bending"),
+                ],
+                BodyDef::Mesh(_) => &[(LinkKind::Stretch, "links")],
+            };
+            let title = match def {
+                BodyDef::Rope(_) => format!("{b}: rope"),
+                BodyDef::Cloth(_) => format!("{b}: cloth"),
+                BodyDef::Mesh(_) => format!("{b}: mesh"),
+            };
+            egui::CollapsingHeader::new(title)
+                .default_open(b < 2)
+                .show(ui, |ui| {
+                    let pbd = self.world.settings.method == Method::Pbd;
+                    ui.add_enabled_ui(!pbd, |ui| {
+                        for &(kind, label) in kinds {
+                            let Some((lo, hi)) = self.world.constraints.compliance_range(b, kind)
+                            else {
+                                continue;
+                            };
+                            if lo == hi {
+                                if let Some(v) = compliance_ui(ui, label, hi) {
+                                    edits.push((b, kind, Edit::Set(v)));
+                                }
+                            } else if let Some(v) = scale_ui(ui, label, hi) {
+                                edits.push((b, kind, Edit::Scale(v / hi)));
+                            }
+                        }
+                    })
+                    .response
+                    .on_disabled_hover_text(
+                        "PBD has no compliance: stiffness k and the substep count set it",
+                    );
+                    if !matches!(def, BodyDef::Mesh(_)) {
+                        let mut on = self.world.self_collision(b);
+                        if ui
+                            .checkbox(&mut on, "self-collision")
+                            .on_hover_text("particles of this body push each other apart instead of passing through")
+                            .changed()
+                        {
+                            toggles.push((b, on));
+                        }
+                    }
+                });
+        }
+        for (b, wanted) in toggles {
+            let on = self.world.set_self_collision(b, wanted);
+            self.twin_do(|w| {
+                w.set_self_collision(b, wanted);
+            });
+            if wanted && !on {
+                self.status = format!(
+                    "body {b}: self-collision refused — its radius is over {}× its particle spacing",
+                    limits::RADIUS_PER_SPACING
+                );
+            }
+            match &mut self.scene.bodies[b] {
+                BodyDef::Rope(r) => r.self_collision = on, // kept by Reset
+                BodyDef::Cloth(c) => c.self_collision = on,
+                BodyDef::Mesh(_) => {}
+            }
+        }
+        for (b, kind, edit) in edits {
+            let c = &mut self.world.constraints;
+            match edit {
+                Edit::Set(v) => c.set_compliance(b, kind, v),
+                Edit::Scale(f) => c.scale_compliance(b, kind, f),
+            }
+            self.twin_do(|w| match edit {
+                Edit::Set(v) => w.constraints.set_compliance(b, kind, v),
+                Edit::Scale(f) => w.constraints.scale_compliance(b, kind, f),
+            });
+            // Reset keeps the edit.
+            self.scene.capture_compliances(&self.world);
+        }
+    }
+}
+
+/// A compliance slider (m/N, logarithmic) with a "rigid" box for α = 0.
+/// Returns the new value when the user changed it.
+fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
+    let mut rigid = value == 0.0;
+    let mut v = if rigid { 1e-6 } else { value };
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        changed |= ui
+            .checkbox(&mut rigid, "rigid")
+            .on_hover_text("compliance α = 0: the constraint does not stretch at all")
+            .changed();
+        ui.add_enabled_ui(!rigid, |ui| {
+            changed |= ui
+                .add(
+                    slider(&mut v, 1e-9..=1.0)
+                        .logarithmic(true)
+                        .text(label)
+                        .custom_formatter(|x, _| format!("{x:.1e}")),
+                )
+                .on_hover_text(
+                    "compliance α in m/N, the inverse of stiffness: a link under a force F stretches by α·F",
+                )
+                .changed();
+        });
+    });
+    changed.then_some(if rigid { 0.0 } else { v })
+}
+
+/// A compliance change from the panel.
+#[derive(Clone, Copy)]
+enum Edit {
+    /// Every constraint of the kind gets this compliance (m/N).
+    Set(f32),
+    /// Every constraint's compliance is multiplied by this factor.
+    Scale(f32),
+}
+
+/// A slider for links whose compliances differ: it shows the largest and
+/// scales them all by one factor, so their ratios survive.
+fn scale_ui(ui: &mut egui::Ui, label: &str, largest: f32) -> Option<f32> {
+    let mut v = largest;
+    ui.add(
+        slider(&mut v, 1e-9..=1.0)
+            .logarithmic(true)
+            .text(format!("{label} (largest)"))
+            .custom_formatter(|x, _| format!("{x:.1e}")),
+    )
+    .on_hover_text(
+        "these links have different compliances: moving the slider scales all of them \
+         by one factor (rigid links stay rigid)",
+    )
+    .changed()
+    .then_some(v)
+    .filter(|&v| v > 0.0)
+}

@@ -1,0 +1,150 @@
+//! The panel's view sections: colour mode and scale, what is drawn, the
+//! statistics, and the plots below the view.
+
+use egui_macroquad::egui::{self, RichText};
+
+use super::panel::slider;
+use super::render::ColourMode;
+use super::{App, plots};
+use crate::solver::Method;
+
+impl App {
+    pub(super) fn display_section(&mut self, ui: &mut egui::Ui) {
+        let d = &mut self.display;
+        ui.horizontal(|ui| {
+            ui.label("colour");
+            ui.selectable_value(&mut d.colour, ColourMode::Plain, "plain");
+            ui.selectable_value(&mut d.colour, ColourMode::Strain, "strain")
+                .on_hover_text("largest (length − rest)/rest at each particle");
+            ui.selectable_value(&mut d.colour, ColourMode::Tension, "tension")
+                .on_hover_text("largest |λ|/h² at each particle, newtons");
+        });
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut d.wireframe, "wireframe")
+                .on_hover_text("cloth edges");
+            ui.checkbox(&mut d.particles, "particles")
+                .on_hover_text("dots on rope and mesh particles");
+            ui.checkbox(&mut d.colliders, "colliders");
+        });
+        let auto_max = self.renderer.auto_max;
+        let (scale, range, unit, factor) = match d.colour {
+            ColourMode::Strain => (&mut d.strain_scale, 1e-5..=1.0, "%", 100.0),
+            ColourMode::Tension => (&mut d.tension_scale, 1e-3..=1e5, "N", 1.0),
+            ColourMode::Plain => (&mut None, 0.0..=1.0, "", 1.0),
+        };
+        if d.colour != ColourMode::Plain {
+            ui.horizontal(|ui| {
+                let mut auto = scale.is_none();
+                if ui
+                    .checkbox(&mut auto, "auto")
+                    .on_hover_text("scale the colours to the largest value of each frame")
+                    .changed()
+                {
+                    *scale = (!auto).then_some(auto_max.max(*range.start()));
+                }
+                if let Some(top) = scale.as_mut() {
+                    ui.add(
+                        slider(top, range)
+                            .logarithmic(true)
+                            .custom_formatter(move |x, _| format!("{:.3} {unit}", x * factor))
+                            .text("scale top"),
+                    )
+                    .on_hover_text("the value drawn red: a fixed scale keeps colours comparable when settings change");
+                }
+            });
+        }
+        ui.checkbox(&mut d.caption, "caption")
+            .on_hover_text("the scene's note on what to try and what to look for");
+        ui.checkbox(&mut d.analytic, "analytic ghosts").on_hover_text(
+            "cyan ghosts of the exact answers: the inextensible chain through the pinned ends, \
+             y = a·cosh((x − x₀)/a) + c (ropes pinned at exactly their two ends, vertical gravity), \
+             and the undamped spring of a single mass on one link (period 2π√(α·m))",
+        );
+    }
+    pub(super) fn stats_section(&mut self, ui: &mut egui::Ui) {
+        let w = &self.world;
+        let energy = self.stats.energy;
+        egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+            let mut row = |k: &str, v: String, hover: &str| {
+                ui.label(k).on_hover_text(hover);
+                ui.label(v);
+                ui.end_row();
+            };
+            row(
+                "fps",
+                format!("{:.0}", macroquad::time::get_fps()),
+                "frames drawn per second",
+            );
+            row(
+                "solver",
+                format!("{:.2} ms/frame", self.timing.solver_ms),
+                "time in World::step per simulated frame",
+            );
+            row(
+                "render",
+                format!("{:.2} ms/frame", self.timing.render_ms),
+                "time to build and draw the meshes and panels",
+            );
+            row("particles", w.particles.len().to_string(), "");
+            row(
+                "constraints",
+                format!(
+                    "{} in {} colours",
+                    w.constraints.len(),
+                    w.constraints.colour_count()
+                ),
+                "distance constraints; a colour holds constraints sharing no particle",
+            );
+            row(
+                "max strain",
+                format!("{:.3} %", 100.0 * self.stats.max_strain),
+                "largest (length − rest)/rest",
+            );
+            row(
+                "max tension",
+                if w.settings.method == Method::Pbd && w.settings.pbd_stiffness != 1.0 {
+                    format!("{:.3} (not a force)", self.stats.max_tension)
+                } else {
+                    format!("{:.3} N", self.stats.max_tension)
+                },
+                "largest |λ|/h² of the last substep; in PBD a force only when k = 1 \
+                 (a PBD projection with k < 1 is not a physical impulse)",
+            );
+            row(
+                "energy",
+                format!("{energy:.4} J"),
+                "kinetic + gravitational potential of the free particles",
+            );
+            row(
+                "time",
+                format!(
+                    "{:.2} s{}",
+                    w.time(),
+                    if self.paused { " (paused)" } else { "" }
+                ),
+                "simulated time",
+            );
+        });
+        ui.label(RichText::new("H or F1: help").small());
+    }
+    pub(super) fn plots_panel(&mut self, ctx: &egui::Context) {
+        egui::TopBottomPanel::bottom("plots")
+            .exact_height(150.0)
+            .show(ctx, |ui| {
+                // With a rope hanging as a catenary, a third plot: its
+                // tension along the span against the analytic T(x).
+                let rope = (0..self.world.bodies().len()).find_map(|b| {
+                    crate::analytic::Catenary::of_rope(&self.world, b).map(|c| (b, c))
+                });
+                match rope {
+                    Some((b, (curve, mu))) => {
+                        ui.columns(2, |cols| {
+                            self.history.ui(&mut cols[0]);
+                            plots::tension_along(&mut cols[1], &self.world, b, &curve, mu);
+                        });
+                    }
+                    None => self.history.ui(ui),
+                }
+            });
+    }
+}

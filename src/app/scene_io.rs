@@ -1,0 +1,112 @@
+//! Where the scene comes from and goes: open a file or a built-in scene,
+//! hot reload (keeping panel edits), reset, Save as.
+
+use std::path::Path;
+
+use super::camera::OrbitCamera;
+use super::{App, Source, reload, solver_world};
+use crate::scene;
+use crate::solver::Settings;
+
+impl App {
+    /// Opens a scene file: on success it replaces the world and the camera
+    /// and is watched from then on; on failure the errors are shown and the
+    /// current scene keeps running.
+    pub(super) fn open(&mut self, path: &Path) {
+        self.source = Source::File(path.to_path_buf());
+        self.watcher = match reload::FileWatcher::new(path) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                self.status = format!("hot reload unavailable: {e}");
+                None
+            }
+        };
+        if self.load(false) {
+            self.camera = OrbitCamera::from(&self.scene.camera);
+        }
+    }
+    /// Opens a scene built into the binary (not watched).
+    pub(super) fn open_builtin(&mut self, name: &'static str) {
+        self.source = Source::Builtin(name);
+        self.watcher = None;
+        if self.load(false) {
+            self.camera = OrbitCamera::from(&self.scene.camera);
+        }
+    }
+    /// Re-reads the scene (the camera stays), keeping every solver setting
+    /// the user changed in the panel unless the file changed that setting
+    /// too. Returns true on success.
+    pub(super) fn reload(&mut self) -> bool {
+        self.load(true)
+    }
+    pub(super) fn load(&mut self, keep_edits: bool) -> bool {
+        let loaded = match &self.source {
+            Source::File(path) => scene::load(path),
+            Source::Builtin(name) => {
+                let text = scene::builtin(name).expect("built-in names come from BUILTIN");
+                scene::parse(text, Path::new(name))
+            }
+        };
+        match loaded {
+            Ok(scene) => {
+                self.mouse.cancel(&mut self.world);
+                let mut world = solver_world(&scene);
+                if keep_edits {
+                    let file_before = Settings::from(&self.scene.solver);
+                    world.settings =
+                        reload::keep_panel_edits(file_before, self.world.settings, world.settings);
+                    world.set_hand(self.world.hand());
+                }
+                self.world = world;
+                self.rebuild_twin();
+                self.status = format!("loaded {}", self.source_name());
+                self.scene = scene;
+                self.errors.clear();
+                self.accumulator = 0.0;
+                self.stale_stats = true;
+                true
+            }
+            Err(errors) => {
+                self.errors = errors.0.iter().map(|e| e.to_string()).collect();
+                false
+            }
+        }
+    }
+    /// The running scene's file, or the built-in scene's name.
+    pub(super) fn source_name(&self) -> String {
+        match &self.source {
+            Source::File(p) => p.display().to_string(),
+            Source::Builtin(name) => format!("{name} (built in)"),
+        }
+    }
+    /// Restarts the simulation and the camera from the scene, keeping the
+    /// panel's settings.
+    pub(super) fn reset(&mut self) {
+        self.mouse.cancel(&mut self.world);
+        self.camera = OrbitCamera::from(&self.scene.camera);
+        let (settings, hand) = (self.world.settings, self.world.hand());
+        self.world = solver_world(&self.scene);
+        self.world.settings = settings;
+        self.world.set_hand(hand);
+        self.rebuild_twin();
+        self.accumulator = 0.0;
+        self.stale_stats = true;
+    }
+    /// Writes the scene with the run-time edits (settings, pins,
+    /// compliances) and the world's state to `path`.
+    pub(super) fn save_as(&mut self, path: &Path) {
+        let mut scene = self.scene.clone();
+        scene.capture(&self.world);
+        scene.capture_state(&self.world);
+        scene.camera = crate::scene::CameraDef {
+            target: self.camera.target.into(),
+            distance: self.camera.distance,
+            yaw: self.camera.yaw,
+            pitch: self.camera.pitch,
+        };
+        self.status = match scene::save(path, &scene) {
+            Ok(()) => format!("saved {}", path.display()),
+            Err(e) => format!("not saved: {e}"),
+        };
+    }
+}
