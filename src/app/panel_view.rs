@@ -113,8 +113,18 @@ impl App {
             row(
                 "energy",
                 format!("{energy:.4} J"),
-                "kinetic + gravitational potential of the free particles",
+                "kinetic + gravitational + elastic energy the world holds",
             );
+            if let Some(twin) = &self.twin {
+                // Compare mode: the same read-outs for the right lane.
+                let (strain, tension) = (twin.max_strain(), twin.max_tension());
+                let held = twin.energy_books().mechanical();
+                row(
+                    "right lane",
+                    format!("{:.3} %, {tension:.3} N, {held:.4} J", 100.0 * strain),
+                    "the right lane's max strain, max tension and energy",
+                );
+            }
             row(
                 "time",
                 format!(
