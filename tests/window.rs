@@ -541,4 +541,14 @@ fn compare_mode_shows_pbd_and_xpbd_side_by_side_under_one_hand() {
         s.particles[2].2 && s.particles[13].2
     });
     assert!(pinned.particles[2].2 && pinned.particles[13].2);
+    // A hot reload rebuilds both lanes from the new file.
+    std::fs::write(
+        &scene,
+        STILL_ROPE
+            .replace("compliance: 0.0", "compliance: 0.001")
+            .replace("segments: 10", "segments: 20"),
+    )
+    .unwrap();
+    let reloaded = app.wait_for("both lanes reloaded", |s| s.particles.len() == 42);
+    assert_eq!(reloaded.lanes.iter().filter(|&&l| l == 1).count(), 21);
 }

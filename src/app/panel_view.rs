@@ -61,6 +61,7 @@ impl App {
              and the undamped spring of a single mass on one link (period 2π√(α·m))",
         );
     }
+
     pub(super) fn stats_section(&mut self, ui: &mut egui::Ui) {
         let w = &self.world;
         let energy = self.stats.energy;
@@ -137,6 +138,7 @@ impl App {
         });
         ui.label(RichText::new("H or F1: help").small());
     }
+
     pub(super) fn plots_panel(&mut self, ctx: &egui::Context) {
         egui::TopBottomPanel::bottom("plots")
             .exact_height(150.0)

@@ -25,6 +25,7 @@ impl App {
             self.camera = OrbitCamera::from(&self.scene.camera);
         }
     }
+
     /// Opens a scene built into the binary (not watched).
     pub(super) fn open_builtin(&mut self, name: &'static str) {
         self.source = Source::Builtin(name);
@@ -33,12 +34,14 @@ impl App {
             self.camera = OrbitCamera::from(&self.scene.camera);
         }
     }
+
     /// Re-reads the scene (the camera stays), keeping every solver setting
     /// the user changed in the panel unless the file changed that setting
     /// too. Returns true on success.
     pub(super) fn reload(&mut self) -> bool {
         self.load(true)
     }
+
     pub(super) fn load(&mut self, keep_edits: bool) -> bool {
         let loaded = match &self.source {
             Source::File(path) => scene::load(path),
@@ -58,9 +61,9 @@ impl App {
                     world.set_hand(self.world.hand());
                 }
                 self.world = world;
-                self.rebuild_twin();
                 self.status = format!("loaded {}", self.source_name());
                 self.scene = scene;
+                self.rebuild_twin();
                 self.errors.clear();
                 self.accumulator = 0.0;
                 self.stale_stats = true;
@@ -72,6 +75,7 @@ impl App {
             }
         }
     }
+
     /// The running scene's file, or the built-in scene's name.
     pub(super) fn source_name(&self) -> String {
         match &self.source {
@@ -79,6 +83,7 @@ impl App {
             Source::Builtin(name) => format!("{name} (built in)"),
         }
     }
+
     /// Restarts the simulation and the camera from the scene, keeping the
     /// panel's settings.
     pub(super) fn reset(&mut self) {
@@ -92,6 +97,7 @@ impl App {
         self.accumulator = 0.0;
         self.stale_stats = true;
     }
+
     /// Writes the scene with the run-time edits (settings, pins,
     /// compliances) and the world's state to `path`.
     pub(super) fn save_as(&mut self, path: &Path) {

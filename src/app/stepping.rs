@@ -60,12 +60,14 @@ impl App {
             };
         }
     }
+
     pub(super) fn step(&mut self) {
         self.before_step();
         self.step_lanes();
         self.frames += 1;
         self.stale_stats = true;
     }
+
     /// Recomputes the statistics after the world changed (once per drawn
     /// frame at most: each is a pass over every constraint or particle).
     pub(super) fn update_stats(&mut self) {

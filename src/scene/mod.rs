@@ -219,6 +219,7 @@ impl std::io::Write for TempFile {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.file.as_mut().expect("not committed").write(buf)
     }
+
     fn flush(&mut self) -> std::io::Result<()> {
         self.file.as_mut().expect("not committed").flush()
     }
