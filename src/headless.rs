@@ -131,6 +131,19 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         world.kinetic_energy(),
         world.potential_energy()
     )?;
+    let pieces = world.pieces();
+    for (b, (body, def)) in world.bodies().iter().zip(&scene.bodies).enumerate() {
+        let kind = match def {
+            scene::BodyDef::Rope(_) => "Rope",
+            scene::BodyDef::Cloth(_) => "Cloth",
+            scene::BodyDef::Mesh(_) => "Mesh",
+        };
+        say!(
+            "body {b} ({kind}): particles {}, pieces {}",
+            body.count,
+            pieces[b]
+        )?;
+    }
     Ok(())
 }
 

@@ -583,3 +583,38 @@ fn sweep_splits_the_budget_and_substeps_beat_iterations_on_a_rigid_chain() {
         );
     }
 }
+
+#[test]
+fn run_prints_one_line_per_body_with_its_pieces() {
+    let dir = TempDir::new("pieces");
+    let scene = dir.join("pieces.ron");
+    // A mesh of three particles with one link: two pieces. A cloth that
+    // tears apart under its own weight: more than one piece at the end.
+    std::fs::write(
+        &scene,
+        "Scene(bodies: [
+            Mesh(particles: [(position: (0.0, 1.0, 0.0), pinned: true), (position: (0.5, 1.0, 0.0)),
+                             (position: (3.0, 1.0, 0.0), pinned: true)], links: [(a: 0, b: 1)]),
+            Cloth(origin: (-1.0, 2.0, 0.0), size: (1.0, 1.0), resolution: (10, 10), mass: 50.0,
+                  stretch_compliance: 0.01, shear_compliance: 0.01, tear_strain: 0.05, pins: [(0, 0), (0, -1)]),
+        ])",
+    )
+    .unwrap();
+    let out = catenary(&["run", scene.to_str().unwrap(), "--frames", "120"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("body 0 (Mesh): particles 3, pieces 2"),
+        "{text}"
+    );
+    let cloth = text
+        .lines()
+        .find(|l| l.starts_with("body 1 (Cloth): particles 100, pieces "))
+        .expect("a cloth line");
+    let pieces: usize = cloth.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(pieces > 1, "{cloth}");
+}

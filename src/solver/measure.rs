@@ -86,6 +86,28 @@ impl World {
         }
     }
 
+    /// Per body, its pieces: the connected components of its particles
+    /// over the constraints that remain (a sheet torn in two: 2). Allocates.
+    pub fn pieces(&self) -> Vec<usize> {
+        let n = self.particles.len();
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn root(parent: &mut [usize], mut i: usize) -> usize {
+            while parent[i] != i {
+                parent[i] = parent[parent[i]];
+                i = parent[i];
+            }
+            i
+        }
+        for l in self.constraints.iter() {
+            let (a, b) = (root(&mut parent, l.a), root(&mut parent, l.b));
+            parent[a.max(b)] = a.min(b);
+        }
+        self.bodies()
+            .iter()
+            .map(|body| body.range().filter(|&i| root(&mut parent, i) == i).count())
+            .collect()
+    }
+
     /// The force (N) that held particle `i` (pinned, driven or grabbed)
     /// exerts on the constraints attached to it in the last substep:
     /// −Σ λ·∇_i C / h², with ∇_i C the unit vector from the other end to
