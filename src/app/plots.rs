@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use egui_macroquad::egui;
 use egui_plot::{Legend, Line, Plot, PlotPoint, PlotPoints, Text, VLine};
 
-use crate::solver::{Method, Settings};
+use crate::solver::{EnergyBooks, Method, Settings};
 
 /// Seconds of simulated time kept.
 const WINDOW: f64 = 10.0;
@@ -33,6 +33,8 @@ pub struct History {
     samples: VecDeque<Sample>,
     /// The names of the lanes; one name = one lane.
     lanes: Vec<String>,
+    /// The first lane's energy books (time s, books), for the stacked plot.
+    books: VecDeque<(f64, EnergyBooks)>,
     /// Setting changes: (time s, settings before, settings after), drawn
     /// as labelled vertical lines.
     marks: VecDeque<(f64, Settings, Settings)>,
@@ -73,10 +75,15 @@ impl History {
     /// Adds a sample of one lane, or two in compare mode (named after
     /// their settings); a time going backwards (reset, reload) or a change
     /// in the number of lanes starts afresh.
-    pub fn push(&mut self, t: f64, lanes: &[LaneSample]) {
+    pub fn push(&mut self, t: f64, lanes: &[LaneSample], books: EnergyBooks) {
         if self.samples.back().is_some_and(|s| s.0 > t) || lanes.len() != self.lanes.len() {
             self.samples.clear();
             self.marks.clear();
+            self.books.clear();
+        }
+        self.books.push_back((t, books));
+        while self.books.front().is_some_and(|b| b.0 < t - WINDOW) {
+            self.books.pop_front();
         }
         self.lanes = lanes.iter().map(|l| l.name.clone()).collect();
         let get = |k: usize, f: fn(&LaneSample) -> f64| lanes.get(k).map_or(0.0, f);
@@ -163,29 +170,93 @@ impl History {
                     p.line(if two { line.color(colour(lane)) } else { line });
                 }
             });
-            plot("energy").show(&mut cols[1], |p| {
-                marks(p, low_energy);
-                for lane in 0..self.lanes.len() {
-                    let line = Line::new(
-                        name(lane, "energy J (kinetic + gravity + elastic)"),
-                        series(lane, |s| s.2),
+            if two {
+                plot("energy").show(&mut cols[1], |p| {
+                    marks(p, low_energy);
+                    for lane in 0..self.lanes.len() {
+                        let held = Line::new(name(lane, "energy J held"), series(lane, |s| s.2));
+                        p.line(held.color(colour(lane)));
+                        // Dashed: plus what drag and damping took out.
+                        let total = Line::new(
+                            name(lane, "+ taken by drag and damping"),
+                            series(lane, |s| s.3),
+                        )
+                        .style(egui_plot::LineStyle::dashed_loose());
+                        p.line(total.color(colour(lane)));
+                    }
+                });
+            } else {
+                self.stacked_books(&mut cols[1]);
+            }
+        });
+    }
+}
+
+impl History {
+    /// The energy books stacked: gravitational (above its lowest value in
+    /// view), kinetic, elastic, then what drag and damping took out. An
+    /// exact integrator keeps the top flat; its fall is the method's own
+    /// loss (and what contacts took).
+    fn stacked_books(&self, ui: &mut egui::Ui) {
+        let floor = self
+            .books
+            .iter()
+            .map(|b| b.1.gravity)
+            .fold(f64::INFINITY, f64::min);
+        let layers: [(&str, fn(&EnergyBooks) -> f64, egui::Color32); 5] = [
+            (
+                "gravity",
+                |b| b.gravity,
+                egui::Color32::from_rgb(90, 110, 150),
+            ),
+            (
+                "+ kinetic",
+                |b| b.kinetic,
+                egui::Color32::from_rgb(230, 150, 80),
+            ),
+            (
+                "+ elastic",
+                |b| b.elastic,
+                egui::Color32::from_rgb(120, 200, 120),
+            ),
+            (
+                "+ taken by drag",
+                |b| b.drag,
+                egui::Color32::from_rgb(170, 120, 200),
+            ),
+            (
+                "+ taken by damping",
+                |b| b.damping,
+                egui::Color32::from_rgb(220, 200, 90),
+            ),
+        ];
+        Plot::new("books")
+            .legend(Legend::default())
+            .allow_scroll(false)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_boxed_zoom(false)
+            .x_axis_label("time s")
+            .y_axis_label("J above the lowest gravity")
+            .show(ui, |p| {
+                // Top layer first, each filled down to the floor, so the
+                // lower ones paint over them: stacked areas.
+                for top in (0..layers.len()).rev() {
+                    let points: PlotPoints = self
+                        .books
+                        .iter()
+                        .map(|(t, b)| {
+                            let sum: f64 = layers[..=top].iter().map(|l| (l.1)(b)).sum();
+                            [*t, sum - floor]
+                        })
+                        .collect();
+                    p.line(
+                        Line::new(layers[top].0, points)
+                            .color(layers[top].2)
+                            .fill(0.0),
                     );
-                    p.line(if two { line.color(colour(lane)) } else { line });
-                    // Dashed: plus what drag and damping took out. Its fall
-                    // is the method's own loss (and what contacts took).
-                    let total = Line::new(
-                        name(lane, "+ taken by drag and damping"),
-                        series(lane, |s| s.3),
-                    )
-                    .style(egui_plot::LineStyle::dashed_loose());
-                    p.line(if two {
-                        total.color(colour(lane))
-                    } else {
-                        total
-                    });
                 }
             });
-        });
     }
 }
 

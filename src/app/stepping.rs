@@ -106,7 +106,7 @@ impl App {
                 total: books.total(),
             });
         }
-        self.history.push(w.time(), &lanes);
+        self.history.push(w.time(), &lanes, w.energy_books());
     }
 }
 
