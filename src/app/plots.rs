@@ -192,6 +192,9 @@ impl History {
     }
 }
 
+/// A layer of the stacked energy plot: name, its part of the books, colour.
+type Layer = (&'static str, fn(&EnergyBooks) -> f64, egui::Color32);
+
 impl History {
     /// The energy books stacked: gravitational (above its lowest value in
     /// view), kinetic, elastic, then what drag and damping took out. An
@@ -203,7 +206,7 @@ impl History {
             .iter()
             .map(|b| b.1.gravity)
             .fold(f64::INFINITY, f64::min);
-        let layers: [(&str, fn(&EnergyBooks) -> f64, egui::Color32); 5] = [
+        let layers: [Layer; 5] = [
             (
                 "gravity",
                 |b| b.gravity,
