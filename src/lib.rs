@@ -9,9 +9,12 @@
 pub mod analytic;
 #[cfg(feature = "window")]
 pub mod app;
+pub mod clock;
 pub mod compare;
 pub mod headless;
 pub mod record;
 pub mod scene;
 pub mod solver;
 pub mod sweep;
+#[cfg(all(target_arch = "wasm32", feature = "window"))]
+pub mod web;

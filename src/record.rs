@@ -233,8 +233,12 @@ pub fn validate(rec: &Recording, path: &Path) -> Result<(), SceneErrors> {
 
 /// Reads and checks a recording file.
 pub fn load(path: &Path) -> Result<Recording, SceneErrors> {
-    let text = scene::read_text(path)?;
-    let rec: Recording = scene::ron_options().from_str(&text).map_err(|e| {
+    parse(&scene::read_text(path)?, path)
+}
+
+/// Parses and validates a recording's text; `path` names it in errors.
+pub fn parse(text: &str, path: &Path) -> Result<Recording, SceneErrors> {
+    let rec: Recording = scene::ron_options().from_str(text).map_err(|e| {
         SceneErrors(vec![SceneError::Parse {
             path: path.to_path_buf(),
             line: e.span.start.line,
@@ -248,16 +252,12 @@ pub fn load(path: &Path) -> Result<Recording, SceneErrors> {
 
 /// Writes a recording (temp file + rename).
 pub fn save(path: &Path, rec: &Recording) -> Result<(), SceneError> {
-    use std::io::Write;
-    let text = scene::to_ron_text(rec, "Recording");
-    let mut file = scene::TempFile::create(path)?;
-    file.write_all(text.as_bytes())
-        .map_err(|source| SceneError::Io {
-            path: path.to_path_buf(),
-            action: "cannot write",
-            source,
-        })?;
-    file.commit()
+    scene::write_text(path, &to_text(rec))
+}
+
+/// A recording as RON text, as [`load`] reads it.
+pub fn to_text(rec: &Recording) -> String {
+    scene::to_ron_text(rec, "Recording")
 }
 
 /// `catenary replay`: replays a recording headless and prints a summary.

@@ -6,12 +6,12 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Instant;
 
 use anyhow::Result;
 
+use crate::clock::Stopwatch;
 use crate::scene::Scene;
-use crate::solver::{Method, limits};
+use crate::solver::{Method, World, limits};
 
 /// One run of the sweep: a method and a split, and what it ended with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,11 +64,94 @@ pub fn splits(budget: u32) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// Runs `scene` for `frames` frames once per split of `budget` and method
-/// (XPBD first), calling `progress(done, total)` after each run. `parallel`:
-/// solve on the cores the world's size makes worth it (the command line);
-/// otherwise on one thread (in the background of the window, whose own
-/// solver threads need the cores).
+/// A sweep in progress: every run of `scene` for `frames` frames, once per
+/// split of the budget and method (XPBD first). It advances in slices of
+/// wall time, so a window can run it between drawn frames where it has no
+/// threads (the web) and show progress.
+pub struct Sweep {
+    scene: Scene,
+    frames: u32,
+    parallel: bool,
+    runs: Vec<(Method, u32, u32)>,
+    /// The run in progress: its world, frames stepped, seconds spent stepping.
+    current: Option<(World, u32, f64)>,
+    rows: Vec<SweepRow>,
+}
+
+impl Sweep {
+    /// Prepares the runs. `parallel`: solve on the cores the world's size
+    /// makes worth it (the command line); otherwise on one thread (in the
+    /// background of the window, whose own solver threads need the cores).
+    pub fn new(scene: Scene, budget: u32, frames: u32, parallel: bool) -> Self {
+        let runs = [Method::Xpbd, Method::Pbd]
+            .into_iter()
+            .flat_map(|m| splits(budget).into_iter().map(move |(s, i)| (m, s, i)))
+            .collect();
+        Self {
+            scene,
+            frames: frames.max(1),
+            parallel,
+            runs,
+            current: None,
+            rows: Vec::new(),
+        }
+    }
+
+    /// (runs done, runs in all).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.rows.len(), self.runs.len())
+    }
+
+    /// True when every run is done.
+    pub fn is_done(&self) -> bool {
+        self.rows.len() == self.runs.len()
+    }
+
+    /// The finished runs, in order.
+    pub fn rows(&self) -> &[SweepRow] {
+        &self.rows
+    }
+
+    /// Steps frames until about `seconds` of wall time are spent (at least
+    /// one frame) or every run is done.
+    pub fn advance(&mut self, seconds: f64) {
+        let slice = Stopwatch::start();
+        while !self.is_done() {
+            let (method, substeps, iterations) = self.runs[self.rows.len()];
+            let (world, stepped, spent) = self.current.get_or_insert_with(|| {
+                let mut world = self.scene.build();
+                if self.parallel {
+                    world.use_suitable_threads();
+                }
+                world.settings.method = method;
+                world.settings.substeps = substeps;
+                world.settings.iterations = iterations;
+                (world, 0, 0.0)
+            });
+            let t = Stopwatch::start();
+            world.step();
+            *spent += t.seconds();
+            *stepped += 1;
+            if *stepped == self.frames {
+                self.rows.push(SweepRow {
+                    method,
+                    substeps,
+                    iterations,
+                    max_strain: world.max_strain(),
+                    max_tension: world.max_tension(),
+                    energy: world.kinetic_energy() + world.potential_energy(),
+                    ms_per_frame: *spent * 1e3 / self.frames as f64,
+                });
+                self.current = None;
+            }
+            if slice.seconds() >= seconds {
+                return;
+            }
+        }
+    }
+}
+
+/// Runs a whole [`Sweep`], calling `progress(done, total)` after each run.
 pub fn sweep(
     scene: &Scene,
     budget: u32,
@@ -76,36 +159,17 @@ pub fn sweep(
     parallel: bool,
     mut progress: impl FnMut(usize, usize),
 ) -> Vec<SweepRow> {
-    let runs: Vec<(Method, u32, u32)> = [Method::Xpbd, Method::Pbd]
-        .into_iter()
-        .flat_map(|m| splits(budget).into_iter().map(move |(s, i)| (m, s, i)))
-        .collect();
-    let mut rows = Vec::with_capacity(runs.len());
-    for (k, &(method, substeps, iterations)) in runs.iter().enumerate() {
-        let mut world = scene.build();
-        if parallel {
-            world.use_suitable_threads();
+    let mut sweep = Sweep::new(scene.clone(), budget, frames, parallel);
+    let mut reported = 0;
+    while !sweep.is_done() {
+        sweep.advance(0.0);
+        let (done, total) = sweep.progress();
+        if done > reported {
+            reported = done;
+            progress(done, total);
         }
-        world.settings.method = method;
-        world.settings.substeps = substeps;
-        world.settings.iterations = iterations;
-        let started = Instant::now();
-        for _ in 0..frames {
-            world.step();
-        }
-        let ms_per_frame = started.elapsed().as_secs_f64() * 1e3 / frames.max(1) as f64;
-        rows.push(SweepRow {
-            method,
-            substeps,
-            iterations,
-            max_strain: world.max_strain(),
-            max_tension: world.max_tension(),
-            energy: world.kinetic_energy() + world.potential_energy(),
-            ms_per_frame,
-        });
-        progress(k + 1, runs.len());
     }
-    rows
+    sweep.rows
 }
 
 /// `catenary sweep`: the rows as CSV to `out` (temp file + rename) or stdout.

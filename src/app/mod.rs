@@ -6,13 +6,16 @@
 
 mod automation;
 mod camera;
+mod editor;
 mod interact;
 mod lanes;
 mod overlay;
 mod panel;
 mod panel_bodies;
 mod panel_view;
+mod platform;
 mod plots;
+mod probe;
 mod recording;
 mod reload;
 mod render;
@@ -21,10 +24,11 @@ mod stepping;
 mod sweep_panel;
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use egui_macroquad::egui;
 use macroquad::prelude::*;
+
+use crate::clock::Stopwatch;
 
 use crate::scene::{self, Scene};
 use crate::solver::{Settings, World};
@@ -67,11 +71,15 @@ pub fn run(options: Options) {
 
 async fn main_loop(options: Options) {
     let mut app = App::new(&options);
-    let started = Instant::now();
+    let started = Stopwatch::start();
     let mut last_dump = 0.0;
+    let mut probe = platform::test_mode().then(|| probe::Probe::new(&app));
     loop {
-        let wall = started.elapsed().as_secs_f32();
+        let wall = started.seconds() as f32;
         app.frame();
+        if let Some(p) = probe.as_mut() {
+            platform::report(&p.report(&app));
+        }
         if let Some((after, path)) = &options.screenshot
             && wall >= *after
             && !app.screenshot_taken
@@ -103,6 +111,11 @@ enum Source {
     /// A scene built into the binary, by file name.
     Builtin(&'static str),
     File(PathBuf),
+    /// Text from the scene editor or a shared link, named for messages.
+    Text {
+        name: String,
+        text: String,
+    },
 }
 
 /// Frame-time statistics (milliseconds), smoothed.
@@ -138,8 +151,12 @@ pub struct App {
     twin: Option<World>,
     /// The small-steps experiment section of the panel.
     sweep: sweep_panel::SweepPanel,
+    /// The scene editor window.
+    editor: editor::SceneEditor,
     /// Recording the user's inputs (see `recording`).
     recorder: Option<crate::record::Recorder>,
+    /// The last recording stopped in this window.
+    recorded: Option<crate::record::Recording>,
     /// Playing a recording back.
     replaying: Option<recording::Replay>,
     /// Where the right lane is drawn (pixels), in compare mode.
@@ -169,7 +186,7 @@ pub struct App {
     errors: Vec<String>,
     /// One-line status of the last file action.
     status: String,
-    watcher: Option<reload::FileWatcher>,
+    watcher: Option<platform::FileWatcher>,
     help: bool,
     /// The start-up hint: None while shown, then the time (s, wall) of the
     /// first interaction, from which it fades.
@@ -195,7 +212,9 @@ impl App {
             source: Source::Builtin("default.ron"),
             twin: None,
             sweep: Default::default(),
+            editor: Default::default(),
             recorder: None,
+            recorded: None,
             replaying: None,
             right_view: None,
             right_lane_active: false,
@@ -230,6 +249,9 @@ impl App {
         if let Some(path) = &options.scene {
             app.open(path);
         }
+        if let Some(text) = platform::linked_scene() {
+            app.open_text("the link's scene", &text);
+        }
         if options.compare {
             app.set_compare(true);
         }
@@ -240,11 +262,11 @@ impl App {
         if self.watcher.as_ref().is_some_and(|w| w.changed()) {
             self.reload();
         }
-        let t = Instant::now();
+        let t = Stopwatch::start();
         // egui sees this frame's input first, so a click on a panel is never
         // also taken as a click in the world.
         egui_macroquad::ui(|ctx| self.ui(ctx));
-        let ui_ms = t.elapsed().as_secs_f32() * 1e3;
+        let ui_ms = t.ms() as f32;
         self.keyboard();
         let touched = [MouseButton::Left, MouseButton::Right, MouseButton::Middle]
             .into_iter()
@@ -290,7 +312,7 @@ impl App {
         self.simulate(frame_dt);
         self.update_stats();
 
-        let t = Instant::now();
+        let t = Stopwatch::start();
         clear_background(Color::new(0.11, 0.12, 0.14, 1.0));
         let hl = Highlight {
             hovered: self.mouse.hovered,
@@ -307,10 +329,7 @@ impl App {
             render::draw_ghost_ball(&self.camera, spring.position(self.world.time()), radius);
         }
         egui_macroquad::draw();
-        smooth(
-            &mut self.timing.render_ms,
-            ui_ms + t.elapsed().as_secs_f32() * 1e3,
-        );
+        smooth(&mut self.timing.render_ms, ui_ms + t.ms() as f32);
     }
 
     fn keyboard(&mut self) {
@@ -348,6 +367,7 @@ impl App {
         self.side_panel(ctx);
         self.plots_panel(ctx);
         self.error_banner(ctx);
+        self.editor_window(ctx);
         // The world is drawn in what the panels leave free.
         let free = ctx.available_rect();
         let ppp = ctx.pixels_per_point();

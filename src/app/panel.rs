@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use egui_macroquad::egui::{self, RichText};
 
-use super::{App, interact};
+use super::{App, interact, platform};
 use crate::scene;
 use crate::solver::{Method, limits};
 
@@ -30,17 +30,9 @@ impl PanelState {
             .filter(|d| !d.as_os_str().is_empty())
             .map(Path::to_path_buf)
             .unwrap_or_else(|| PathBuf::from("scenes"));
-        let mut scene_files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-            .collect();
-        scene_files.sort();
         Self {
             pending_counts: None,
-            scene_files,
+            scene_files: platform::scene_files(&dir),
             open_path: opened.map(|p| p.display().to_string()).unwrap_or_default(),
             save_path: opened
                 .map(|p| p.with_extension("edited.ron").display().to_string())
@@ -142,22 +134,32 @@ impl App {
         if let Some(name) = pick_builtin {
             self.open_builtin(name);
         }
-        ui.horizontal(|ui| {
-            ui.add(egui::TextEdit::singleline(&mut self.panel.open_path).desired_width(190.0))
-                .on_hover_text("path of a scene file to open");
-            if ui.button("Open…").clicked() {
-                pick = Some(PathBuf::from(self.panel.open_path.trim()));
-            }
-        });
+        if !platform::WEB {
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut self.panel.open_path).desired_width(190.0))
+                    .on_hover_text("path of a scene file to open");
+                if ui.button("Open…").clicked() {
+                    pick = Some(PathBuf::from(self.panel.open_path.trim()));
+                }
+            });
+        }
         if let Some(path) = pick {
             self.panel.open_path = path.display().to_string();
             self.open(&path);
         }
         ui.horizontal(|ui| {
             if ui
-                .button("Reload")
-                .on_hover_text("re-read the scene file")
+                .button("Edit…")
+                .on_hover_text("the scene's text: edit it, see errors as you type, Apply")
                 .clicked()
+            {
+                self.open_editor();
+            }
+            if !platform::WEB
+                && ui
+                    .button("Reload")
+                    .on_hover_text("re-read the scene file")
+                    .clicked()
             {
                 self.reload();
             }
@@ -182,11 +184,28 @@ impl App {
                 .on_hover_text(
                     "where to save the scene with your edits (settings, pins, compliances, camera)",
                 );
-            if ui.button("Save as").clicked() {
+            let hover = if platform::WEB {
+                "download the scene with your edits and the world's state under this name"
+            } else {
+                "write the scene with your edits and the world's state to this file"
+            };
+            if ui.button("Save as").on_hover_text(hover).clicked() {
                 let path = PathBuf::from(self.panel.save_path.trim());
                 self.save_as(&path);
             }
         });
+        if platform::WEB
+            && ui
+                .button("Copy link")
+                .on_hover_text(
+                    "a link that opens this setup (settings, pins, compliances, camera; \
+                     not the motion): in the address bar and on the clipboard",
+                )
+                .clicked()
+        {
+            let text = self.captured_scene(false).to_ron();
+            self.status = platform::share(&text);
+        }
         self.recording_row(ui);
         if !self.status.is_empty() {
             ui.label(RichText::new(&self.status).small());

@@ -1,12 +1,13 @@
 //! Record and replay in the window (see `crate::record`): Record watches
 //! the world before every step; Stop writes the recording beside the save
-//! path; Replay plays a recording file from its first frame.
+//! path (downloads it in the browser); Replay plays a recording file from
+//! its first frame (in the browser, the last one recorded in the tab).
 
 use std::path::{Path, PathBuf};
 
 use egui_macroquad::egui;
 
-use super::App;
+use super::{App, platform};
 use crate::record::{self, Recorder, Recording};
 
 /// A recording being played back.
@@ -55,21 +56,32 @@ impl App {
     /// Stops recording and writes it to `path`.
     fn stop_recording(&mut self, path: &Path) {
         if let Some(rec) = self.recorder.take() {
-            self.status = match record::save(path, rec.recording()) {
-                Ok(()) => format!(
-                    "recorded {} frames, {} events to {}",
-                    rec.recording().frames,
-                    rec.recording().events.len(),
-                    path.display()
+            let rec = rec.recording();
+            let text = record::to_text(rec);
+            self.status = match platform::deliver(path, &text) {
+                Ok(done) => format!(
+                    "recorded {} frames, {} events: {done}",
+                    rec.frames,
+                    rec.events.len()
                 ),
-                Err(e) => format!("not saved: {e}"),
+                Err(e) => e,
             };
+            self.recorded = Some(rec.clone());
         }
     }
 
-    /// Plays the recording at `path` from its first frame.
+    /// Plays the recording at `path` from its first frame (in the
+    /// browser, the last one recorded).
     fn start_replay(&mut self, path: &Path) {
-        match record::load(path) {
+        let loaded = match (&self.recorded, platform::WEB) {
+            (Some(rec), true) => Ok(rec.clone()),
+            (None, true) => {
+                self.status = "record something first: Record, drag, Stop recording".into();
+                return;
+            }
+            (_, false) => record::load(path),
+        };
+        match loaded {
             Ok(recording) => {
                 self.mouse.cancel(&mut self.world);
                 self.scene = recording.scene.clone();
@@ -112,7 +124,11 @@ impl App {
             }
             if ui
                 .button("Replay")
-                .on_hover_text("play the recording at the path above (Open…'s field)")
+                .on_hover_text(if platform::WEB {
+                    "play the last recording made in this tab"
+                } else {
+                    "play the recording at the path above (Open…'s field)"
+                })
                 .clicked()
             {
                 let path = self.panel.open_path_buf();

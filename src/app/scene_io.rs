@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::camera::OrbitCamera;
-use super::{App, Source, reload, solver_world};
+use super::{App, Source, platform, reload, solver_world};
 use crate::scene;
 use crate::solver::Settings;
 
@@ -14,7 +14,7 @@ impl App {
     /// current scene keeps running.
     pub(super) fn open(&mut self, path: &Path) {
         self.source = Source::File(path.to_path_buf());
-        self.watcher = match reload::FileWatcher::new(path) {
+        self.watcher = match platform::FileWatcher::new(path) {
             Ok(w) => Some(w),
             Err(e) => {
                 self.status = format!("hot reload unavailable: {e}");
@@ -49,6 +49,7 @@ impl App {
                 let text = scene::builtin(name).expect("built-in names come from BUILTIN");
                 scene::parse(text, Path::new(name))
             }
+            Source::Text { name, text } => scene::parse(text, Path::new(name)),
         };
         match loaded {
             Ok(scene) => {
@@ -81,7 +82,55 @@ impl App {
         match &self.source {
             Source::File(p) => p.display().to_string(),
             Source::Builtin(name) => format!("{name} (built in)"),
+            Source::Text { name, .. } => name.clone(),
         }
+    }
+
+    /// Runs a scene given as text (the scene editor's Apply, a shared
+    /// link): on failure the errors are shown and the current scene keeps
+    /// running, and the source stays what it was.
+    pub(super) fn open_text(&mut self, name: &str, text: &str) -> bool {
+        let previous = std::mem::replace(
+            &mut self.source,
+            Source::Text {
+                name: name.into(),
+                text: text.into(),
+            },
+        );
+        self.watcher = None;
+        if self.load(false) {
+            self.camera = OrbitCamera::from(&self.scene.camera);
+            true
+        } else {
+            self.source = previous;
+            false
+        }
+    }
+
+    /// The running scene's source text (a file's as it is on disk now).
+    pub(super) fn source_text(&self) -> Option<String> {
+        match &self.source {
+            Source::File(path) => scene::read_text(path).ok(),
+            Source::Builtin(name) => scene::builtin(name).map(str::to_string),
+            Source::Text { text, .. } => Some(text.clone()),
+        }
+    }
+
+    /// The scene with the run-time edits: settings, pins, compliances and
+    /// the camera; with the world's `state` when `with_state`.
+    pub(super) fn captured_scene(&self, with_state: bool) -> scene::Scene {
+        let mut scene = self.scene.clone();
+        scene.capture(&self.world);
+        if with_state {
+            scene.capture_state(&self.world);
+        }
+        scene.camera = crate::scene::CameraDef {
+            target: self.camera.target.into(),
+            distance: self.camera.distance,
+            yaw: self.camera.yaw,
+            pitch: self.camera.pitch,
+        };
+        scene
     }
 
     /// Restarts the simulation and the camera from the scene, keeping the
@@ -99,20 +148,10 @@ impl App {
     }
 
     /// Writes the scene with the run-time edits (settings, pins,
-    /// compliances) and the world's state to `path`.
+    /// compliances, camera) and the world's state to `path` (a download
+    /// named after it in the browser).
     pub(super) fn save_as(&mut self, path: &Path) {
-        let mut scene = self.scene.clone();
-        scene.capture(&self.world);
-        scene.capture_state(&self.world);
-        scene.camera = crate::scene::CameraDef {
-            target: self.camera.target.into(),
-            distance: self.camera.distance,
-            yaw: self.camera.yaw,
-            pitch: self.camera.pitch,
-        };
-        self.status = match scene::save(path, &scene) {
-            Ok(()) => format!("saved {}", path.display()),
-            Err(e) => format!("not saved: {e}"),
-        };
+        let text = self.captured_scene(true).to_ron();
+        self.status = platform::deliver(path, &text).unwrap_or_else(|e| e);
     }
 }

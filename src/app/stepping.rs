@@ -1,9 +1,9 @@
 //! Stepping against the wall clock: whole frames of `dt` from an
 //! accumulator, the real-time factor, and the statistics and plots after.
 
-use std::time::Instant;
-
 use macroquad::prelude::*;
+
+use crate::clock::Stopwatch;
 
 use super::{App, WorldStats, plots};
 use crate::solver::World;
@@ -24,14 +24,11 @@ impl App {
         }
         let dt = self.world.settings.dt;
         self.accumulator += frame_dt.min(0.1) * self.time_scale;
-        let t = Instant::now();
+        let t = Stopwatch::start();
         let mut steps = 0;
         // At most 4 steps, and no more once a drawn frame's budget (33 ms)
         // is spent: a heavy scene then runs slower but the window answers.
-        while self.accumulator >= dt
-            && steps < 4
-            && (steps == 0 || t.elapsed().as_secs_f32() < 0.033)
-        {
+        while self.accumulator >= dt && steps < 4 && (steps == 0 || t.seconds() < 0.033) {
             self.step();
             self.accumulator -= dt;
             steps += 1;
@@ -50,7 +47,7 @@ impl App {
             self.realtime = (self.paced.0 / self.paced.1).min(1.0);
         }
         if steps > 0 {
-            let per_step = t.elapsed().as_secs_f64() / steps as f64;
+            let per_step = t.seconds() / steps as f64;
             smooth(&mut self.timing.solver_ms, (per_step * 1e3) as f32);
             let rate = self.world.projections_per_frame() as f64 / per_step.max(1e-9);
             self.timing.rate = if self.timing.rate == 0.0 {

@@ -1,24 +1,89 @@
 //! The small-steps experiment in the window: `catenary sweep` run on the
-//! current scene in a background thread (the window stays responsive and
-//! shows progress), then max strain plotted against the split for both
-//! methods.
-
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread::JoinHandle;
+//! current scene in the background (the window stays responsive and shows
+//! progress), then max strain plotted against the split for both methods.
+//! On the desktop the background is a thread; on the web, where there are
+//! no threads, a few milliseconds of every drawn frame.
 
 use egui_macroquad::egui::{self, RichText};
 use egui_plot::{Legend, Line, Plot, PlotPoints, Points};
 
 use crate::scene::Scene;
 use crate::solver::Method;
-use crate::sweep::{SweepRow, splits, sweep};
+use crate::sweep::{Sweep, SweepRow, splits};
 
-/// A sweep in progress.
+/// A sweep in progress on a thread of its own.
+#[cfg(not(target_arch = "wasm32"))]
 struct Running {
-    done: Arc<AtomicUsize>,
+    done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     total: usize,
-    handle: JoinHandle<Vec<SweepRow>>,
+    handle: std::thread::JoinHandle<Vec<SweepRow>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Running {
+    fn start(scene: Scene, budget: u32, frames: u32) -> Self {
+        use std::sync::atomic::Ordering;
+        let sweep = Sweep::new(scene, budget, frames, false);
+        let total = sweep.progress().1;
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = std::sync::Arc::clone(&done);
+        let handle = std::thread::spawn(move || {
+            let mut sweep = sweep;
+            while !sweep.is_done() {
+                sweep.advance(0.05);
+                counter.store(sweep.progress().0, Ordering::Relaxed);
+            }
+            sweep.rows().to_vec()
+        });
+        Self {
+            done,
+            total,
+            handle,
+        }
+    }
+
+    /// (runs done, runs in all).
+    fn progress(&mut self) -> (usize, usize) {
+        (
+            self.done.load(std::sync::atomic::Ordering::Relaxed),
+            self.total,
+        )
+    }
+
+    /// The rows once every run is done.
+    fn finished(self) -> Result<Vec<SweepRow>, Self> {
+        if self.handle.is_finished() {
+            Ok(self.handle.join().unwrap_or_default())
+        } else {
+            Err(self)
+        }
+    }
+}
+
+/// A sweep in progress, advanced a slice of every drawn frame.
+#[cfg(target_arch = "wasm32")]
+struct Running(Box<Sweep>);
+
+#[cfg(target_arch = "wasm32")]
+impl Running {
+    fn start(scene: Scene, budget: u32, frames: u32) -> Self {
+        Self(Box::new(Sweep::new(scene, budget, frames, false)))
+    }
+
+    /// Advances by about 10 ms; (runs done, runs in all).
+    fn progress(&mut self) -> (usize, usize) {
+        self.0.advance(0.010);
+        self.0.progress()
+    }
+
+    /// The rows once every run is done.
+    fn finished(self) -> Result<Vec<SweepRow>, Self> {
+        if self.0.is_done() {
+            Ok(self.0.rows().to_vec())
+        } else {
+            Err(self)
+        }
+    }
 }
 
 /// The panel section: budget, frames, Run, progress and the plot.
@@ -84,42 +149,25 @@ impl SweepPanel {
                             ))
                             .clicked()
                     {
-                        *running = Some(start(scene(), *budget, *frames));
+                        *running = Some(Running::start(scene(), *budget, *frames));
                     }
                 });
-                if let Some(r) = running.as_ref() {
-                    let done = r.done.load(Ordering::Relaxed);
+                if let Some(mut r) = running.take() {
+                    let (done, total) = r.progress();
                     ui.add(
-                        egui::ProgressBar::new(done as f32 / r.total as f32)
-                            .text(format!("{done} of {} runs", r.total)),
+                        egui::ProgressBar::new(done as f32 / total as f32)
+                            .text(format!("{done} of {total} runs")),
                     );
                     ui.ctx().request_repaint();
-                    if r.handle.is_finished()
-                        && let Some(r) = running.take()
-                    {
-                        *rows = r.handle.join().unwrap_or_default();
+                    match r.finished() {
+                        Ok(finished) => *rows = finished,
+                        Err(r) => *running = Some(r),
                     }
                 }
                 if !rows.is_empty() {
                     plot(ui, rows);
                 }
             });
-    }
-}
-
-fn start(scene: Scene, budget: u32, frames: u32) -> Running {
-    let done = Arc::new(AtomicUsize::new(0));
-    let total = 2 * splits(budget).len();
-    let counter = Arc::clone(&done);
-    let handle = std::thread::spawn(move || {
-        sweep(&scene, budget, frames, false, |k, _| {
-            counter.store(k, Ordering::Relaxed)
-        })
-    });
-    Running {
-        done,
-        total,
-        handle,
     }
 }
 

@@ -147,9 +147,14 @@ impl Scene {
 /// Writes `scene` to `path` atomically: a temp file beside it, then a rename,
 /// so a crash never leaves half a file, and a failure leaves no temp file.
 pub fn save(path: &Path, scene: &Scene) -> Result<(), SceneError> {
+    write_text(path, &scene.to_ron())
+}
+
+/// Writes `text` to `path` atomically (temp file beside it, then a rename).
+pub fn write_text(path: &Path, text: &str) -> Result<(), SceneError> {
     use std::io::Write;
     let mut file = TempFile::create(path)?;
-    file.write_all(scene.to_ron().as_bytes())
+    file.write_all(text.as_bytes())
         .map_err(|source| SceneError::Io {
             path: path.to_path_buf(),
             action: "cannot write",
@@ -205,9 +210,11 @@ impl TempFile {
             action,
             source,
         };
-        let file = self.file.take().expect("a TempFile is committed once");
-        file.sync_all().map_err(|e| io_err("cannot write", e))?;
-        drop(file);
+        {
+            // Closed at the end of the block, before the rename.
+            let file = self.file.take().expect("a TempFile is committed once");
+            file.sync_all().map_err(|e| io_err("cannot write", e))?;
+        }
         std::fs::rename(&self.tmp, &self.target)
             .map_err(|e| io_err("cannot rename the temp file onto", e))?;
         self.tmp = PathBuf::new(); // nothing left to remove

@@ -1,0 +1,105 @@
+//! The browser test's hook (`?test` in the page's URL): every frame the
+//! app reports, in the page title, what a test can check from outside —
+//! simulated time, how far the particles moved, where a slow free particle
+//! is on the screen (for a synthetic drag), how long something was held
+//! and how far the held particle followed the mouse, the frame rate and
+//! the solver's and the drawing's milliseconds per frame.
+
+use macroquad::prelude::{Vec2, Vec3};
+
+use super::App;
+use crate::clock::Stopwatch;
+
+/// What the hook has seen since the page opened.
+pub struct Probe {
+    start: Vec<Vec3>,
+    moved: f32,
+    held_frames: u64,
+    /// Screen position of the held particle when the grab began.
+    grabbed_at: Option<Vec2>,
+    dragged_px: f32,
+    /// Frames drawn in the current second, and the last full second's count.
+    fps_window: (Stopwatch, u32),
+    fps: f32,
+}
+
+impl Probe {
+    /// Starts watching `app`'s world as it is now.
+    pub fn new(app: &App) -> Self {
+        Self {
+            start: app.world.particles.pos.clone(),
+            moved: 0.0,
+            held_frames: 0,
+            grabbed_at: None,
+            dragged_px: 0.0,
+            fps_window: (Stopwatch::start(), 0),
+            fps: 0.0,
+        }
+    }
+
+    /// Takes this frame into account and returns the report line.
+    pub fn report(&mut self, app: &App) -> String {
+        let world = &app.world;
+        let project = app.camera.projector();
+        let pos = &world.particles.pos;
+        if pos.len() == self.start.len() {
+            for (p, s) in pos.iter().zip(&self.start) {
+                self.moved = self.moved.max(p.distance(*s));
+            }
+        }
+        match world.grabbed().and_then(|i| project(pos[i])) {
+            Some(at) => {
+                self.held_frames += 1;
+                let from = *self.grabbed_at.get_or_insert(at);
+                self.dragged_px = self.dragged_px.max(at.distance(from));
+            }
+            None => self.grabbed_at = None,
+        }
+        self.fps_window.1 += 1;
+        let elapsed = self.fps_window.0.seconds();
+        if elapsed >= 1.0 {
+            self.fps = self.fps_window.1 as f32 / elapsed as f32;
+            self.fps_window = (Stopwatch::start(), 0);
+        }
+        // The free particle on screen farthest from the pins among the
+        // slow ones (or the slowest): a drag aimed at it lands even a frame
+        // later, and moves it far.
+        let pins: Vec<Vec3> = (0..pos.len())
+            .filter(|&i| world.particles.is_pinned(i))
+            .map(|i| pos[i])
+            .collect();
+        let reach = |p: Vec3| {
+            pins.iter()
+                .map(|q| q.distance(p))
+                .fold(f32::INFINITY, f32::min)
+        };
+        let candidates: Vec<(f32, f32, Vec2)> = (0..pos.len())
+            .filter(|&i| !world.particles.is_pinned(i))
+            .filter_map(|i| {
+                let s = project(pos[i]).filter(|s| app.camera.view.contains(*s))?;
+                Some((world.particles.vel[i].length(), reach(pos[i]), s))
+            })
+            .collect();
+        let slow = candidates
+            .iter()
+            .filter(|c| c.0 < 0.5)
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let target = slow
+            .or_else(|| candidates.iter().min_by(|a, b| a.0.total_cmp(&b.0)))
+            .map_or(Vec2::splat(-1.0), |c| c.2);
+        format!(
+            "catenary-test time={:.3} frames={} moved={:.4} target={:.0},{:.0} held={} dragged={:.0} \
+             fps={:.1} solver_ms={:.2} render_ms={:.2}",
+            world.time(),
+            app.frames,
+            self.moved,
+            target.x,
+            target.y,
+            self.held_frames,
+            self.dragged_px,
+            self.fps,
+            app.timing.solver_ms,
+            app.timing.render_ms
+        )
+    }
+}

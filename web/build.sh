@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Builds catenary for the browser into web/dist/: index.html, catenary.js,
+# catenary.wasm and macroquad's JS loader, taken from the macroquad crate's
+# own sources in the cargo registry (the version in Cargo.lock).
+# Serve it with:  python3 -m http.server -d web/dist
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
+fi
+cargo build --locked --profile web --target wasm32-unknown-unknown
+
+target_dir=${CARGO_TARGET_DIR:-target}
+macroquad_dir=$(cargo metadata --locked --format-version 1 --filter-platform wasm32-unknown-unknown |
+    python3 -c 'import json, os, sys
+meta = json.load(sys.stdin)
+[path] = [p["manifest_path"] for p in meta["packages"] if p["name"] == "macroquad"]
+print(os.path.dirname(path))')
+
+dist=web/dist
+rm -rf "$dist"
+mkdir -p "$dist"
+cp web/index.html web/catenary.js "$dist/"
+cp "$macroquad_dir/js/mq_js_bundle.js" "$dist/"
+cp "$target_dir/wasm32-unknown-unknown/web/catenary.wasm" "$dist/"
+echo "web/dist: $(du -b "$dist/catenary.wasm" | cut -f1) bytes of wasm; serve with: python3 -m http.server -d web/dist"
