@@ -71,6 +71,10 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         }),
         ("rope length", LENGTH, |s, v| rope(s).length = Some(v)),
         ("rope mass", MASS, |s, v| rope(s).mass = v),
+        ("rope tip_mass (tethered)", TIP_MASS, |s, v| {
+            rope(s).tip_mass = v;
+            rope(s).tethers = true;
+        }),
         ("rope compliance", COMPLIANCE, |s, v| rope(s).compliance = v),
         ("rope bend", COMPLIANCE, |s, v| {
             rope(s).bend_compliance = Some(v)
@@ -81,6 +85,10 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         }),
         ("cloth size", LENGTH, |s, v| cloth(s).size = (v, v)),
         ("cloth mass", MASS, |s, v| cloth(s).mass = v),
+        ("cloth mass (tethered)", MASS, |s, v| {
+            cloth(s).mass = v;
+            cloth(s).tethers = true;
+        }),
         ("cloth stretch", COMPLIANCE, |s, v| {
             cloth(s).stretch_compliance = v
         }),

@@ -50,6 +50,7 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("waves", scene_world("waves.ron")),
         ("rope_pile", scene_world("rope_pile.ron")),
         ("hammock", scene_world("hammock.ron")),
+        ("lesson_tethers", scene_world("lesson_tethers.ron")),
         ("star", star()),
         ("free hub", free_hub(100, 0.01)),
     ];

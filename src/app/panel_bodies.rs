@@ -14,6 +14,7 @@ impl App {
         ui.label(RichText::new("Bodies").strong());
         let mut edits: Vec<(usize, LinkKind, Edit)> = Vec::new();
         let mut toggles: Vec<(usize, bool)> = Vec::new();
+        let mut tether_toggles: Vec<(usize, bool)> = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let kinds: &[(LinkKind, &str)] = match def {
                 BodyDef::Rope(_) => &[(LinkKind::Stretch, "links"), (LinkKind::Bend, "bending")],
@@ -61,8 +62,30 @@ impl App {
                         {
                             toggles.push((b, on));
                         }
+                        let mut tethered = self.world.tethers().has(b);
+                        if ui
+                            .checkbox(&mut tethered, "tethers")
+                            .on_hover_text(
+                                "no particle gets farther from its nearest pin than its rest \
+                                 distance along the body: a weight cannot stretch it like rubber",
+                            )
+                            .changed()
+                        {
+                            tether_toggles.push((b, tethered));
+                        }
                     }
                 });
+        }
+        for (b, wanted) in tether_toggles {
+            self.world.set_tethers(b, wanted);
+            self.twin_do(|w| {
+                w.set_tethers(b, wanted);
+            });
+            match &mut self.scene.bodies[b] {
+                BodyDef::Rope(r) => r.tethers = wanted, // kept by Reset
+                BodyDef::Cloth(c) => c.tethers = wanted,
+                BodyDef::Mesh(_) => {}
+            }
         }
         for (b, wanted) in toggles {
             let on = self.world.set_self_collision(b, wanted);

@@ -59,6 +59,7 @@ pub(crate) fn build(scene: &Scene) -> World {
             shape,
         });
         self_collision(&mut world, i, body);
+        tethers(&mut world, i, body);
     }
     world.constraints.sort_colours();
     if scene.solver.body_collisions {
@@ -184,6 +185,9 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
             true,
         );
     }
+    if r.tip_mass > 0.0 {
+        world.add_mass(first + n, r.tip_mass);
+    }
     Shape::Rope
 }
 
@@ -205,6 +209,15 @@ fn self_collision(world: &mut World, body: usize, def: &BodyDef) {
     world.set_rest_shape(body, rest);
     if on {
         world.set_self_collision(body, true);
+    }
+}
+
+/// Tethers a rope or cloth that asks for it (after its rest shape is set).
+fn tethers(world: &mut World, body: usize, def: &BodyDef) {
+    if let BodyDef::Rope(RopeDef { tethers: true, .. })
+    | BodyDef::Cloth(ClothDef { tethers: true, .. }) = def
+    {
+        world.set_tethers(body, true);
     }
 }
 

@@ -51,6 +51,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "lesson_substeps_vs_iterations.ron",
         include_str!("../../scenes/lesson_substeps_vs_iterations.ron"),
     ),
+    (
+        "lesson_tethers.ron",
+        include_str!("../../scenes/lesson_tethers.ron"),
+    ),
     ("pendulum.ron", include_str!("../../scenes/pendulum.ron")),
     (
         "rope_bridge.ron",

@@ -20,9 +20,11 @@ impl Scene {
                 (BodyDef::Rope(r), _) => {
                     r.pins = pinned.map(|i| (i - body.first) as i64).collect();
                     r.self_collision = world.self_collision(b);
+                    r.tethers = world.tethers().has(b);
                 }
                 (BodyDef::Cloth(c), Shape::Cloth { columns, .. }) => {
                     c.self_collision = world.self_collision(b);
+                    c.tethers = world.tethers().has(b);
                     c.pins = pinned
                         .map(|i| i - body.first)
                         .map(|i| ((i / columns) as i64, (i % columns) as i64))

@@ -159,6 +159,13 @@ pub struct RopeDef {
     /// Pinned particle indices; negative counts from the end (default none).
     #[serde(default)]
     pub pins: Vec<i64>,
+    /// Mass added to the last particle (kg): a weight on the end (default 0).
+    #[serde(default)]
+    pub tip_mass: f32,
+    /// Long-range attachments: no particle gets farther from its nearest
+    /// pin than its rest distance along the rope (default false).
+    #[serde(default)]
+    pub tethers: bool,
 }
 
 /// Cloth orientation.
@@ -208,6 +215,10 @@ pub struct ClothDef {
     /// Pinned (row, col); negatives count from the end (default none).
     #[serde(default)]
     pub pins: Vec<(i64, i64)>,
+    /// Long-range attachments to the nearest pin, rest distance in the
+    /// flat sheet (default false).
+    #[serde(default)]
+    pub tethers: bool,
 }
 
 /// `Mesh(...)`.

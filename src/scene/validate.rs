@@ -239,6 +239,7 @@ fn rope(c: &mut Checker, f: &str, r: &RopeDef, body_collisions: bool) {
     for (k, &p) in r.pins.iter().enumerate() {
         c.index(&format!("{f}.pins[{k}]"), p, r.segments as u64 + 1);
     }
+    c.num(&format!("{f}.tip_mass"), r.tip_mass, TIP_MASS);
 }
 
 fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {

@@ -90,6 +90,11 @@ impl ParticleContacts {
         });
     }
 
+    /// The rest shape of `body`, if it has one.
+    pub fn rest_shape(&self, body: usize) -> Option<&[Vec3]> {
+        self.shapes.get(body)?.as_ref().map(|s| s.rest.as_slice())
+    }
+
     /// Whether `body` self-collides.
     pub fn enabled(&self, body: usize) -> bool {
         self.shapes

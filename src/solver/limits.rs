@@ -84,6 +84,8 @@ pub const LENGTH: Bounds = Bounds::new(1e-6, 1e5, "m");
 pub const REST: Bounds = Bounds::new(0.0, 1e5, "m");
 /// Mass of a body (spread over its particles) or of one mesh particle.
 pub const MASS: Bounds = Bounds::new(1e-6, 1e6, "kg");
+/// A weight added to a particle (a rope's `tip_mass`; 0 = none).
+pub const TIP_MASS: Bounds = Bounds::new(0.0, 1e6, "kg");
 /// Compliance α (0 = rigid).
 pub const COMPLIANCE: Bounds = Bounds::new(0.0, 1e3, "m/N");
 /// Particle radius (collision and drawing).

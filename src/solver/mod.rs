@@ -9,7 +9,9 @@
 //! 3. `iterations` Gauss–Seidel passes; for C = |x_a − x_b| − L,
 //!    n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h²:
 //!    `Δλ = (−C − α̃λ) / (w_a + w_b + α̃)`,
-//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`;
+//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`; after each pass,
+//!    tethered particles farther from their pin than their rest distance
+//!    along the body move back onto that sphere (see [`Tethers`]);
 //! 4. collisions: self-collision within a body, then ground, spheres and
 //!    boxes with friction;
 //! 5. `v ← (x − x_prev)/h` for every free particle;
@@ -37,6 +39,7 @@ mod hand;
 pub mod limits;
 mod measure;
 mod particles;
+mod tether;
 
 pub use collision::Collider;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
@@ -46,6 +49,7 @@ pub use hand::Hand;
 pub use measure::EnergyBooks;
 use particles::hold;
 pub use particles::{Losses, Particles, losses};
+pub use tether::Tethers;
 
 use glam::Vec3;
 
@@ -218,6 +222,8 @@ pub struct World {
     raw_batches: Vec<exec::RawBatch>,
     /// Particle–particle contacts (self-collision, between bodies) and their spatial hash.
     contacts: contacts::ParticleContacts,
+    /// Long-range attachments to the nearest pin (see `tether`).
+    tethers: Tethers,
 }
 
 impl World {
@@ -278,9 +284,16 @@ impl World {
         self.drivers.push(driver);
     }
 
-    /// Pins (w = 0) or unpins particle `i`.
+    /// Adds `kg` to particle `i`'s mass (a weight on the end of a rope).
+    pub fn add_mass(&mut self, i: usize, kg: f32) {
+        self.particles.add_mass(i, kg);
+        self.constraints.invalidate();
+    }
+
+    /// Pins (w = 0) or unpins particle `i`; tethers follow.
     pub fn set_pinned(&mut self, i: usize, pinned: bool) {
         self.set_hold(i, hold::PINNED, pinned);
+        self.tethers.invalidate();
         if pinned {
             self.particles.vel[i] = Vec3::ZERO;
         }
@@ -383,6 +396,24 @@ impl World {
         self.contacts.set_rest_shape(body, b.first, rest);
     }
 
+    /// Tethers every particle of body `body` to its nearest pin, or takes
+    /// its tethers away (see [`Tethers`]); the table follows pins and
+    /// broken links. Returns whether the body is tethered: only a body with
+    /// a rest shape (see [`World::set_rest_shape`]) can be.
+    pub fn set_tethers(&mut self, body: usize, on: bool) -> bool {
+        let range = self.bodies[body].range();
+        match self.contacts.rest_shape(body).filter(|_| on) {
+            Some(rest) => self.tethers.add(body, range, rest.to_vec()),
+            None => self.tethers.remove(body),
+        }
+        self.tethers.has(body)
+    }
+
+    /// The tethers (which bodies, and each particle's pin and length).
+    pub fn tethers(&self) -> &Tethers {
+        &self.tethers
+    }
+
     /// Switches collisions between the particles of body `body` on or off.
     /// Returns whether they are on: never without a rest shape, nor when
     /// the body's radius exceeds `limits::RADIUS_PER_SPACING` × its
@@ -430,6 +461,12 @@ impl World {
         if !self.settings.is_valid() {
             return;
         }
+        let particles = &self.particles;
+        self.tethers.refresh(
+            particles.len(),
+            |i| particles.is_pinned(i),
+            &self.constraints,
+        );
         exec::step_frame(self);
         if let Some(g) = self.grab.as_mut() {
             g.from = g.target;

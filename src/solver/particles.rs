@@ -106,6 +106,15 @@ impl Particles {
         self.len() - 1
     }
 
+    /// Adds `kg` to particle `i`'s mass (a weight hung on it).
+    pub(crate) fn add_mass(&mut self, i: usize, kg: f32) {
+        debug_assert!(kg >= 0.0 && kg.is_finite());
+        self.mass[i] += kg;
+        if self.hold[i] == 0 {
+            self.inv_mass[i] = 1.0 / self.mass[i];
+        }
+    }
+
     /// Sets or clears one hold reason and updates the inverse mass.
     pub(crate) fn set_hold(&mut self, i: usize, reason: u8, on: bool) {
         debug_assert!(self.pos[i].is_finite());

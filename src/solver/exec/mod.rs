@@ -45,6 +45,7 @@ pub(crate) fn step_frame(world: &mut World) {
         max_force,
         force: &mut g.force,
     });
+    debug_assert!(!world.tethers.any() || world.tethers.anchor.len() == p.len());
     let frame = step::Frame {
         settings: s,
         prepare,
@@ -63,6 +64,10 @@ pub(crate) fn step_frame(world: &mut World) {
         colliders: &world.colliders,
         contacts: step::RawContacts::new(&mut world.contacts),
         drivers: &world.drivers,
+        tethers: world.tethers.any().then_some(step::RawTethers {
+            anchor: world.tethers.anchor.as_ptr(),
+            length: world.tethers.length.as_ptr(),
+        }),
         held,
         t0: world.time,
     };

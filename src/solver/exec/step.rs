@@ -71,6 +71,19 @@ impl RawContacts {
     }
 }
 
+/// The tether table (see `solver::tether`): per particle its pin (or
+/// `NONE`) and maximum distance; read only during the step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawTethers {
+    pub anchor: *const u32,
+    pub length: *const f32,
+}
+
+// SAFETY: read only, while the world is mutably borrowed for the step.
+unsafe impl Send for RawTethers {}
+// SAFETY: as for Send.
+unsafe impl Sync for RawTethers {}
+
 /// The particle held by the hand during a frame: the hand moves linearly
 /// from `from` to `to`; the held particle follows kinematically or is
 /// pulled with at most `max_force` (see `solver::hand`).
@@ -100,6 +113,8 @@ pub(crate) struct Frame<'a> {
     pub colliders: &'a [Collider],
     pub contacts: Option<RawContacts>,
     pub drivers: &'a [Driver],
+    /// Tethers, when some particle has one.
+    pub tethers: Option<RawTethers>,
     /// The particle held by the hand.
     pub held: Option<Held>,
     /// Simulated time at the start of the frame (s).
@@ -148,6 +163,12 @@ impl Frame<'_> {
                             }
                         }
                     }
+                    team.sync();
+                }
+                if let Some(t) = self.tethers {
+                    // SAFETY: `mine` is this thread's share; pins are only read.
+                    unsafe { self.tether(mine.clone(), t) };
+                    // The next colour or the contacts read other shares.
                     team.sync();
                 }
             }
@@ -228,6 +249,36 @@ impl Frame<'_> {
                 let delta = x - *p.pos.add(i);
                 *p.delta.add(i) = delta.extend(0.0);
                 *p.vel.add(i) = delta / h;
+            }
+        }
+    }
+
+    /// Tethers of particles `range`: a particle farther from its pin than
+    /// its tether's length moves back onto the sphere of that radius.
+    ///
+    /// # Safety
+    /// No other thread touches particles `range`; pins are not written
+    /// during the pass (w = 0, no tether of their own).
+    unsafe fn tether(&self, range: std::ops::Range<usize>, t: RawTethers) {
+        let p = self.particles;
+        for i in range {
+            // SAFETY: `i` is this thread's; its pin is only read.
+            unsafe {
+                let anchor = *t.anchor.add(i);
+                if anchor == crate::solver::tether::NONE || *p.inv_mass.add(i) == 0.0 {
+                    continue;
+                }
+                let a = anchor as usize;
+                let pin = (*p.prev.add(a) + *p.delta.add(a)).truncate();
+                let prev = (*p.prev.add(i)).truncate();
+                let x = prev + (*p.delta.add(i)).truncate();
+                let d = x - pin;
+                let length = *t.length.add(i);
+                let dist = d.length();
+                if dist > length && dist > 0.0 {
+                    let on_sphere = pin + d * (length / dist);
+                    *p.delta.add(i) = (on_sphere - prev).extend(0.0);
+                }
             }
         }
     }
