@@ -61,6 +61,17 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         ("damping", DAMPING, |s, v| s.solver.damping = v),
         ("air_drag", AIR_DRAG, |s, v| s.solver.air_drag = v),
         ("wind", WIND, |s, v| s.solver.wind = [v, -v, v]),
+        ("air_density (aero cloth)", AIR_DENSITY, |s, v| {
+            s.solver.air_density = v;
+            s.solver.wind = [1e3, 0.0, 0.0];
+            cloth(s).aero_drag = 100.0;
+            cloth(s).aero_lift = 100.0;
+        }),
+        ("cloth aero_drag and aero_lift", AERO_COEFFICIENT, |s, v| {
+            s.solver.wind = [-1e3, 10.0, 1e3];
+            cloth(s).aero_drag = v;
+            cloth(s).aero_lift = v;
+        }),
         ("pbd_stiffness", PBD_STIFFNESS, |s, v| {
             s.solver.method = Method::Pbd;
             s.solver.pbd_stiffness = v

@@ -313,6 +313,15 @@ impl App {
                 );
             }
         });
+        ui.add(
+            slider(&mut s.air_density, 0.0..=10.0)
+                .max_decimals(2)
+                .text("air density kg/m³"),
+        )
+        .on_hover_text(
+            "ρ for the drag and lift on cloth triangles (a cloth's aero_drag and aero_lift \
+             in its scene); 1.2 is air at sea level",
+        );
         ui.add(slider(&mut s.gravity.y, -30.0..=0.0).text("gravity y m/s²"))
             .on_hover_text("vertical gravity; Earth is −9.81");
         ui.add_enabled(

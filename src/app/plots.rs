@@ -62,6 +62,7 @@ pub fn change(old: &Settings, new: &Settings) -> Option<String> {
     num("β", old.damping as f64, new.damping as f64);
     num("drag", old.air_drag as f64, new.air_drag as f64);
     num("k", old.pbd_stiffness as f64, new.pbd_stiffness as f64);
+    num("ρ", old.air_density as f64, new.air_density as f64);
     num("g", old.gravity.y as f64, new.gravity.y as f64);
     (!parts.is_empty()).then(|| parts.join(", "))
 }

@@ -24,6 +24,7 @@ pub fn keep_panel_edits(before: Settings, panel: Settings, after: Settings) -> S
         damping,
         air_drag,
         wind,
+        air_density,
         pbd_stiffness,
     } = after;
     Settings {
@@ -35,6 +36,7 @@ pub fn keep_panel_edits(before: Settings, panel: Settings, after: Settings) -> S
         damping: pick(before.damping, panel.damping, damping),
         air_drag: pick(before.air_drag, panel.air_drag, air_drag),
         wind: pick(before.wind, panel.wind, wind),
+        air_density: pick(before.air_density, panel.air_density, air_density),
         pbd_stiffness: pick(before.pbd_stiffness, panel.pbd_stiffness, pbd_stiffness),
     }
 }

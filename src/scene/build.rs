@@ -17,6 +17,7 @@ impl From<&SolverDef> for Settings {
             damping: s.damping,
             air_drag: s.air_drag,
             wind: s.wind.into(),
+            air_density: s.air_density,
             pbd_stiffness: s.pbd_stiffness,
         }
     }
@@ -33,6 +34,7 @@ impl From<&Settings> for SolverDef {
             damping: s.damping,
             air_drag: s.air_drag,
             wind: s.wind.into(),
+            air_density: s.air_density,
             pbd_stiffness: s.pbd_stiffness,
             body_collisions: false, // a world property, see `Scene::capture`
         }
@@ -60,6 +62,7 @@ pub(crate) fn build(scene: &Scene) -> World {
         });
         self_collision(&mut world, i, body);
         tethers(&mut world, i, body);
+        aero(&mut world, i, body);
     }
     world.constraints.sort_colours();
     if scene.solver.body_collisions {
@@ -218,6 +221,15 @@ fn tethers(world: &mut World, body: usize, def: &BodyDef) {
     | BodyDef::Cloth(ClothDef { tethers: true, .. }) = def
     {
         world.set_tethers(body, true);
+    }
+}
+
+/// Gives a cloth that asks for it its triangles' drag and lift.
+fn aero(world: &mut World, body: usize, def: &BodyDef) {
+    if let BodyDef::Cloth(c) = def
+        && (c.aero_drag > 0.0 || c.aero_lift > 0.0)
+    {
+        world.set_aero(body, c.aero_drag, c.aero_lift);
     }
 }
 

@@ -102,6 +102,8 @@ pub struct SolverDef {
     pub air_drag: f32,
     /// Wind velocity (m/s).
     pub wind: V3,
+    /// Air density (kg/m³) for cloth triangles' drag and lift.
+    pub air_density: f32,
     /// PBD stiffness k ∈ (0, 1].
     pub pbd_stiffness: f32,
     /// Particles of different ropes and cloths collide (default false).
@@ -219,6 +221,12 @@ pub struct ClothDef {
     /// flat sheet (default false).
     #[serde(default)]
     pub tethers: bool,
+    /// Drag coefficient C_d of every triangle (default 0: none).
+    #[serde(default)]
+    pub aero_drag: f32,
+    /// Lift coefficient C_l of every triangle (default 0: none).
+    #[serde(default)]
+    pub aero_lift: f32,
 }
 
 /// `Mesh(...)`.

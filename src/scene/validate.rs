@@ -177,6 +177,7 @@ fn solver(c: &mut Checker, s: &SolverDef) {
     c.v3("solver.gravity", s.gravity, GRAVITY);
     c.num("solver.damping", s.damping, DAMPING);
     c.num("solver.air_drag", s.air_drag, AIR_DRAG);
+    c.num("solver.air_density", s.air_density, AIR_DENSITY);
     c.v3("solver.wind", s.wind, WIND);
     c.num("solver.pbd_stiffness", s.pbd_stiffness, PBD_STIFFNESS);
 }
@@ -285,6 +286,8 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {
         c.index(&format!("{f}.pins[{k}].0 (row)"), row, rows as u64);
         c.index(&format!("{f}.pins[{k}].1 (column)"), col, cols as u64);
     }
+    c.num(&format!("{f}.aero_drag"), cl.aero_drag, AERO_COEFFICIENT);
+    c.num(&format!("{f}.aero_lift"), cl.aero_lift, AERO_COEFFICIENT);
 }
 
 fn mesh(c: &mut Checker, f: &str, m: &MeshDef) {

@@ -70,7 +70,11 @@ pub const ITERATIONS: RangeInclusive<u32> = 1..=1000;
 pub const GRAVITY: Bounds = Bounds::new(-1e4, 1e4, "m/s²");
 /// Constraint damping β.
 pub const DAMPING: Bounds = Bounds::new(0.0, 1e4, "kg/s");
-/// Air drag rate.
+/// Air density for cloth aerodynamics (water is 1000).
+pub const AIR_DENSITY: Bounds = Bounds::new(0.0, 1e4, "kg/m³");
+/// A cloth triangle's drag or lift coefficient (a flat plate's C_d ≈ 1.2).
+pub const AERO_COEFFICIENT: Bounds = Bounds::new(0.0, 100.0, "");
+/// Air drag rate toward the wind.
 pub const AIR_DRAG: Bounds = Bounds::new(0.0, 1e4, "1/s");
 /// Each component of the wind velocity.
 pub const WIND: Bounds = Bounds::new(-1e3, 1e3, "m/s");

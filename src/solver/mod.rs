@@ -4,6 +4,7 @@
 //! A frame of length `dt` is `substeps` substeps of h = dt / substeps:
 //! 1. predict: for every free particle (inverse mass w > 0), air drag
 //!    `v ← wind + (v − wind)·exp(−air_drag·h)`, gravity `v ← v + g·h`,
+//!    drag and lift on the cloth triangles around it (see [`Aero`]),
 //!    then `x_prev ← x; x ← x + v·h`;
 //! 2. λ ← 0 for every constraint;
 //! 3. `iterations` Gauss–Seidel passes; for C = |x_a − x_b| − L,
@@ -31,6 +32,7 @@
 //! the substep count. λ/h² is the force the constraint exerted (N).
 //! Classic PBD uses the same loop with α̃ = 0 and −C scaled by k.
 
+mod aero;
 mod collision;
 mod contacts;
 mod distance;
@@ -41,6 +43,7 @@ mod measure;
 mod particles;
 mod tether;
 
+pub use aero::Aero;
 pub use collision::Collider;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
 pub use exec::set_simd_enabled;
@@ -93,6 +96,8 @@ pub struct Settings {
     pub air_drag: f32,
     /// Wind velocity (m/s) (default 0).
     pub wind: Vec3,
+    /// Air density ρ (kg/m³) for cloth triangles' drag and lift (default 1.2).
+    pub air_density: f32,
     /// PBD stiffness k ∈ (0, 1] (default 1).
     pub pbd_stiffness: f32,
 }
@@ -108,6 +113,7 @@ impl Default for Settings {
             damping: 0.0,
             air_drag: 0.0,
             wind: Vec3::ZERO,
+            air_density: 1.2,
             pbd_stiffness: 1.0,
         }
     }
@@ -125,6 +131,7 @@ impl Settings {
             && self.wind.to_array().iter().all(|&w| WIND.contains(w))
             && DAMPING.contains(self.damping)
             && AIR_DRAG.contains(self.air_drag)
+            && AIR_DENSITY.contains(self.air_density)
             && PBD_STIFFNESS.contains(self.pbd_stiffness)
     }
 }
@@ -224,6 +231,8 @@ pub struct World {
     contacts: contacts::ParticleContacts,
     /// Long-range attachments to the nearest pin (see `tether`).
     tethers: Tethers,
+    /// Drag and lift on cloth triangles (see `aero`).
+    aero: Aero,
 }
 
 impl World {
@@ -407,6 +416,32 @@ impl World {
             None => self.tethers.remove(body),
         }
         self.tethers.has(body)
+    }
+
+    /// Gives cloth body `body` drag and lift coefficients (C_d, C_l ≥ 0)
+    /// on each of its triangles (see [`Aero`]). False for a body that is
+    /// not a cloth.
+    pub fn set_aero(&mut self, body: usize, drag: f32, lift: f32) -> bool {
+        let b = &self.bodies[body];
+        let Shape::Cloth { columns, rows } = b.shape else {
+            return false;
+        };
+        let id = |r: usize, c: usize| (b.first + r * columns + c) as u32;
+        let mut triangles = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
+        for r in 0..rows - 1 {
+            for c in 0..columns - 1 {
+                triangles.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
+                triangles.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
+            }
+        }
+        self.aero
+            .set(body, triangles, drag, lift, self.particles.len());
+        true
+    }
+
+    /// The cloth triangles' drag and lift.
+    pub fn aero(&self) -> &Aero {
+        &self.aero
     }
 
     /// The tethers (which bodies, and each particle's pin and length).

@@ -87,7 +87,9 @@ impl Tethers {
         pinned: impl Fn(usize) -> bool,
         links: &DistanceConstraints,
     ) {
-        if !self.any() || (!self.stale && links.broken().len() == self.broken_seen) {
+        let same =
+            !self.stale && links.broken().len() == self.broken_seen && self.anchor.len() == count;
+        if !self.any() || same {
             return;
         }
         self.stale = false;

@@ -35,6 +35,7 @@ pub(crate) fn step_frame(world: &mut World) {
         .needs_prepare(h, s.damping, s.method == Method::Xpbd);
     world.constraints.raw(&mut world.raw_batches);
     world.contacts.fit(world.particles.len());
+    world.aero.fit(world.particles.len());
     let p = &mut world.particles;
     let max_force = world.hand.max_force;
     let held = world.grab.as_mut().map(|g| step::Held {
@@ -45,7 +46,10 @@ pub(crate) fn step_frame(world: &mut World) {
         max_force,
         force: &mut g.force,
     });
-    debug_assert!(!world.tethers.any() || world.tethers.anchor.len() == p.len());
+    // The step indexes these tables by particle without bounds checks.
+    assert!(!world.tethers.any() || world.tethers.anchor.len() == p.len());
+    assert!(world.aero.dv.len() == p.len() || !world.aero.any());
+    assert!(world.aero.start.len() == p.len() + 1 || !world.aero.any());
     let frame = step::Frame {
         settings: s,
         prepare,
@@ -64,6 +68,13 @@ pub(crate) fn step_frame(world: &mut World) {
         colliders: &world.colliders,
         contacts: step::RawContacts::new(&mut world.contacts),
         drivers: &world.drivers,
+        aero: (world.aero.any() && s.air_density > 0.0).then_some(step::RawAero {
+            triangles: world.aero.triangles.as_ptr(),
+            coefficients: world.aero.coefficients.as_ptr(),
+            start: world.aero.start.as_ptr(),
+            around: world.aero.around.as_ptr(),
+            dv: world.aero.dv.as_mut_ptr(),
+        }),
         tethers: world.tethers.any().then_some(step::RawTethers {
             anchor: world.tethers.anchor.as_ptr(),
             length: world.tethers.length.as_ptr(),

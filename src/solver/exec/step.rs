@@ -13,6 +13,7 @@ use glam::{Vec3, Vec4};
 
 use super::kernel::{RawBatch, RawState};
 use super::pool::Team;
+use crate::solver::aero::corner_dv;
 use crate::solver::collision::Collider;
 use crate::solver::contacts::ParticleContacts;
 use crate::solver::hand::pull;
@@ -84,6 +85,23 @@ unsafe impl Send for RawTethers {}
 // SAFETY: as for Send.
 unsafe impl Sync for RawTethers {}
 
+/// Cloth triangles' drag and lift (see `solver::aero`): read only, but
+/// for `dv`, where each thread writes its own particles' entries.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawAero {
+    pub triangles: *const [u32; 3],
+    pub coefficients: *const (f32, f32),
+    pub start: *const u32,
+    pub around: *const u32,
+    pub dv: *mut Vec3,
+}
+
+// SAFETY: used only inside a step, while the world is mutably borrowed;
+// each thread writes only its own particles' `dv`.
+unsafe impl Send for RawAero {}
+// SAFETY: as for Send.
+unsafe impl Sync for RawAero {}
+
 /// The particle held by the hand during a frame: the hand moves linearly
 /// from `from` to `to`; the held particle follows kinematically or is
 /// pulled with at most `max_force` (see `solver::hand`).
@@ -113,6 +131,8 @@ pub(crate) struct Frame<'a> {
     pub colliders: &'a [Collider],
     pub contacts: Option<RawContacts>,
     pub drivers: &'a [Driver],
+    /// Cloth aerodynamics, when some triangle has a coefficient.
+    pub aero: Option<RawAero>,
     /// Tethers, when some particle has one.
     pub tethers: Option<RawTethers>,
     /// The particle held by the hand.
@@ -147,6 +167,15 @@ impl Frame<'_> {
         for sub in 0..s.substeps {
             let t = self.t0 + (sub + 1) as f64 * h as f64;
             let f = (sub + 1) as f32 / s.substeps as f32;
+            if let Some(a) = self.aero {
+                // Every thread has finished the last substep before anyone
+                // reads its particles, and has read before anyone moves them.
+                team.sync();
+                // SAFETY: `mine` is this thread's share; positions and
+                // velocities are only read between the two barriers.
+                unsafe { self.aero(mine.clone(), a, h) };
+                team.sync();
+            }
             // SAFETY: `mine` is this thread's share of the particles.
             unsafe { self.predict(mine.clone(), h, drag, t, f) };
             team.sync();
@@ -225,7 +254,12 @@ impl Frame<'_> {
                     if drag != 1.0 {
                         (*p.lost.add(i))[losses::DRAG] += kinetic_drop(w, before, dragged);
                     }
-                    let v = dragged + s.gravity * h;
+                    let mut v = dragged + s.gravity * h;
+                    if let Some(a) = self.aero {
+                        let pushed = v + *a.dv.add(i);
+                        (*p.lost.add(i))[losses::DRAG] += kinetic_drop(w, v, pushed);
+                        v = pushed;
+                    }
                     *p.vel.add(i) = v;
                     *p.delta.add(i) = (v * h).extend(0.0);
                 } else if *p.hold.add(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
@@ -249,6 +283,41 @@ impl Frame<'_> {
                 let delta = x - *p.pos.add(i);
                 *p.delta.add(i) = delta.extend(0.0);
                 *p.vel.add(i) = delta / h;
+            }
+        }
+    }
+
+    /// The velocity change air gives particles `range` this substep, from
+    /// the triangles around each (see `solver::aero`).
+    ///
+    /// # Safety
+    /// No thread writes positions or velocities during the call; no other
+    /// thread writes `dv` of particles `range`.
+    unsafe fn aero(&self, range: std::ops::Range<usize>, a: RawAero, h: f32) {
+        let s = &self.settings;
+        let p = self.particles;
+        for i in range {
+            // SAFETY: `i` is this thread's; other particles are only read.
+            unsafe {
+                let w = *p.inv_mass.add(i);
+                let mut dv = Vec3::ZERO;
+                if w > 0.0 {
+                    for k in *a.start.add(i)..*a.start.add(i + 1) {
+                        let t = *a.around.add(k as usize) as usize;
+                        let corners = *a.triangles.add(t);
+                        let (cd, cl) = *a.coefficients.add(t);
+                        let x = corners.map(|c| *p.pos.add(c as usize));
+                        let v = corners.map(|c| *p.vel.add(c as usize));
+                        dv += corner_dv(x, v, w, h, s.air_density, s.wind, cd, cl);
+                    }
+                    // In the wind's frame air never speeds a particle up.
+                    let u = *p.vel.add(i) - s.wind;
+                    let (before, after) = (u.length(), (u + dv).length());
+                    if after > before {
+                        dv = (u + dv) * (before / after) - u;
+                    }
+                }
+                *a.dv.add(i) = dv;
             }
         }
     }
