@@ -245,3 +245,106 @@ fn the_flag_flutters_more_with_air_on_its_faces_than_with_uniform_drag() {
         "{faces} m vs {uniform} m with uniform drag"
     );
 }
+
+/// Two triangles hinged on the x axis, flat at rest, bent to `angle`
+/// (rad) and left free without gravity; the angle after 4 s.
+fn hinge_after(angle: f32) -> (f32, World) {
+    use catenary::solver::{Dihedrals, Settings};
+    let mut w = World::new(Settings {
+        gravity: glam::Vec3::ZERO,
+        air_drag: 2.0,
+        ..Settings::default()
+    });
+    let wing = |t: f32, along: f32| glam::Vec3::new(along, t.cos() * 0.5, t.sin() * 0.5);
+    for p in [
+        wing(0.0, 0.3),
+        wing(std::f32::consts::PI, 0.6),
+        glam::Vec3::ZERO,
+        glam::Vec3::X,
+    ] {
+        w.particles.push(p, 0.1, 0.01);
+    }
+    // The two triangles' five edges, rigid; a stiff hinge on the middle one.
+    for (a, b) in [(0, 2), (0, 3), (1, 2), (1, 3), (2, 3)] {
+        let rest = w.particles.pos[a].distance(w.particles.pos[b]);
+        w.constraints.add(
+            a,
+            b,
+            rest,
+            0.0,
+            f32::INFINITY,
+            catenary::solver::Tag::new(0, catenary::solver::LinkKind::Stretch),
+        );
+    }
+    w.constraints.sort_colours();
+    let hinge = [0, 1, 2, 3];
+    let rest = Dihedrals::angle_of(&w.particles.pos, hinge).unwrap();
+    w.dihedrals.add(hinge, rest, 1e-2, 0);
+    // Bend: turn the second wing about the edge by `angle`.
+    let bent = wing(std::f32::consts::PI + angle, 0.6);
+    w.set_particle(1, bent, glam::Vec3::ZERO);
+    for _ in 0..240 {
+        w.step();
+    }
+    let theta = Dihedrals::angle_of(&w.particles.pos, hinge).unwrap();
+    (theta - rest, w)
+}
+
+#[test]
+fn a_bent_hinge_left_free_returns_to_its_rest_angle() {
+    use std::f32::consts::PI;
+    // Flat, 45°, 90° both ways (concave and convex) and 135°.
+    for angle in [0.0, PI / 4.0, PI / 2.0, -PI / 2.0, 3.0 * PI / 4.0] {
+        let (off, w) = hinge_after(angle);
+        println!(
+            "bent {:.0}°: {:.2e} rad from rest after 4 s",
+            angle.to_degrees(),
+            off
+        );
+        assert_sane(&w, 10.0);
+        // 1e-3 rad: the hinge (α = 1e-2 rad/(N·m)) swings back and
+        // settles under air drag.
+        assert!(off.abs() < 1e-3, "bent {angle} rad: {off} rad from rest");
+    }
+}
+
+/// A 1 m × 0.2 m strip of 21 × 5 particles, flat, clamped along its short
+/// edge (column 0), with dihedral bending of compliance `alpha`; how far
+/// its free end droops below the clamp after 3 s.
+fn strip_droop(alpha: f32, substeps: u32) -> f32 {
+    let mut w = world(&format!(
+        "Scene(solver: (substeps: {substeps}, air_drag: 3.0),
+          bodies: [Cloth(origin: (0.0, 2.0, 0.0), size: (1.0, 0.2), resolution: (21, 5),
+                         orientation: Horizontal, mass: 1.0, stretch_compliance: 0.0,
+                         shear_compliance: 0.0, bending: Dihedral, bend_compliance: {alpha},
+                         pins: [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1)])])"
+    ));
+    for _ in 0..180 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    2.0 - (0..5).map(|r| w.particles.pos[r * 21 + 20].y).sum::<f32>() / 5.0
+}
+
+#[test]
+fn a_clamped_strip_droops_less_as_bend_compliance_falls_and_converges_with_substeps() {
+    let droops: Vec<f32> = [3e-1, 1e-1, 3e-2, 1e-2]
+        .iter()
+        .map(|&a| strip_droop(a, 20))
+        .collect();
+    println!("droop at α = 0.3, 0.1, 0.03, 0.01 rad/(N·m): {droops:?}");
+    assert!(droops.windows(2).all(|d| d[1] < d[0]), "{droops:?}");
+    let by_substeps: Vec<f32> = [10, 20, 40, 80]
+        .iter()
+        .map(|&n| strip_droop(1e-1, n))
+        .collect();
+    println!("droop at 10, 20, 40, 80 substeps: {by_substeps:?}");
+    let steps: Vec<f32> = by_substeps
+        .windows(2)
+        .map(|d| (d[1] - d[0]).abs())
+        .collect();
+    assert!(
+        steps.windows(2).all(|s| s[1] < s[0]),
+        "does not converge: {by_substeps:?}"
+    );
+}

@@ -103,6 +103,10 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         ("cloth stretch", COMPLIANCE, |s, v| {
             cloth(s).stretch_compliance = v
         }),
+        ("cloth dihedral bending", COMPLIANCE, |s, v| {
+            cloth(s).bending = scene::Bending::Dihedral;
+            cloth(s).bend_compliance = Some(v);
+        }),
         ("cloth shear", COMPLIANCE, |s, v| {
             cloth(s).shear_compliance = v
         }),

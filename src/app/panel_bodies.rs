@@ -15,6 +15,7 @@ impl App {
         let mut edits: Vec<(usize, LinkKind, Edit)> = Vec::new();
         let mut toggles: Vec<(usize, bool)> = Vec::new();
         let mut tether_toggles: Vec<(usize, bool)> = Vec::new();
+        let mut dihedral_edits: Vec<(usize, f32)> = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let kinds: &[(LinkKind, &str)] = match def {
                 BodyDef::Rope(_) => &[(LinkKind::Stretch, "links"), (LinkKind::Bend, "bending")],
@@ -48,6 +49,24 @@ impl App {
                                 edits.push((b, kind, Edit::Scale(v / hi)));
                             }
                         }
+                        if let Some(alpha) = self.world.dihedrals.compliance(b) {
+                            let mut v = alpha;
+                            if ui
+                                .add(
+                                    slider(&mut v, 1e-4..=1e3)
+                                        .logarithmic(true)
+                                        .text("dihedral")
+                                        .custom_formatter(|x, _| format!("{x:.1e}")),
+                                )
+                                .on_hover_text(
+                                    "dihedral bending compliance in rad/(N·m): a hinge under a \
+                                     torque M turns by α·M",
+                                )
+                                .changed()
+                            {
+                                dihedral_edits.push((b, v));
+                            }
+                        }
                     })
                     .response
                     .on_disabled_hover_text(
@@ -75,6 +94,13 @@ impl App {
                         }
                     }
                 });
+        }
+        for (b, alpha) in dihedral_edits {
+            self.world.dihedrals.set_compliance(b, alpha);
+            self.twin_do(|w| w.dihedrals.set_compliance(b, alpha));
+            if let BodyDef::Cloth(c) = &mut self.scene.bodies[b] {
+                c.bend_compliance = Some(alpha); // kept by Reset
+            }
         }
         for (b, wanted) in tether_toggles {
             self.world.set_tethers(b, wanted);

@@ -96,6 +96,17 @@ impl App {
                 ),
                 "distance constraints; a colour holds constraints sharing no particle",
             );
+            if !w.dihedrals.is_empty() {
+                row(
+                    "dihedral",
+                    format!(
+                        "{} in {} colours",
+                        w.dihedrals.len(),
+                        w.dihedrals.colour_count()
+                    ),
+                    "bending constraints on the angle between two triangles",
+                );
+            }
             row(
                 "max strain",
                 format!("{:.3} %", 100.0 * self.stats.max_strain),

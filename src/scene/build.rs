@@ -4,7 +4,7 @@ use glam::Vec3;
 
 use super::schema::*;
 use super::validate::resolve_index;
-use crate::solver::{Body, Collider, Driver, LinkKind, Settings, Shape, Tag, World};
+use crate::solver::{Body, Collider, Dihedrals, Driver, LinkKind, Settings, Shape, Tag, World};
 
 impl From<&SolverDef> for Settings {
     fn from(s: &SolverDef) -> Self {
@@ -257,7 +257,10 @@ fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {
         (LinkKind::Shear, cl.shear_compliance, [0, 0], [1, 1]),
         (LinkKind::Shear, cl.shear_compliance, [0, 1], [1, 0]),
     ];
-    if let Some(bend) = cl.bend_compliance {
+    if let Some(bend) = cl
+        .bend_compliance
+        .filter(|_| cl.bending == Bending::Distance)
+    {
         families.push((LinkKind::Bend, bend, [0, 0], [0, 2]));
         families.push((LinkKind::Bend, bend, [0, 0], [2, 0]));
     }
@@ -276,6 +279,12 @@ fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {
             }
         }
     }
+    if let Some(bend) = cl
+        .bend_compliance
+        .filter(|_| cl.bending == Bending::Dihedral)
+    {
+        dihedrals(world, body, rows, cols, first, bend);
+    }
     for &(row, col) in &cl.pins {
         let row = resolve_index(row, rows as u64).expect(VALIDATED);
         let col = resolve_index(col, cols as u64).expect(VALIDATED);
@@ -284,6 +293,33 @@ fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {
     Shape::Cloth {
         columns: cols,
         rows,
+    }
+}
+
+/// A dihedral constraint on every interior edge of a grid cut into two
+/// triangles per cell, (r, c), (r, c+1), (r+1, c) and (r, c+1),
+/// (r+1, c+1), (r+1, c), as `World::set_aero` cuts it: wings first, then
+/// the edge; rest angles from the grid as built.
+fn dihedrals(world: &mut World, body: usize, rows: usize, cols: usize, first: usize, bend: f32) {
+    let id = |r: usize, c: usize| first + r * cols + c;
+    let mut hinges = Vec::new();
+    for r in 0..rows - 1 {
+        for c in 0..cols - 1 {
+            // The cell's diagonal (r, c+1)–(r+1, c).
+            hinges.push([id(r, c), id(r + 1, c + 1), id(r, c + 1), id(r + 1, c)]);
+            // The row edge (r, c)–(r, c+1) between this cell and the one above.
+            if r > 0 {
+                hinges.push([id(r + 1, c), id(r - 1, c + 1), id(r, c), id(r, c + 1)]);
+            }
+            // The column edge (r, c)–(r+1, c) between this cell and the one left.
+            if c > 0 {
+                hinges.push([id(r, c + 1), id(r + 1, c - 1), id(r, c), id(r + 1, c)]);
+            }
+        }
+    }
+    for h in hinges {
+        let rest = Dihedrals::angle_of(&world.particles.pos, h).unwrap_or(0.0);
+        world.dihedrals.add(h, rest, bend, body);
     }
 }
 

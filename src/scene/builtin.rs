@@ -5,6 +5,10 @@
 pub const BUILTIN: &[(&str, &str)] = &[
     ("catenary.ron", include_str!("../../scenes/catenary.ron")),
     (
+        "cloth_dihedral.ron",
+        include_str!("../../scenes/cloth_dihedral.ron"),
+    ),
+    (
         "cloth_on_sphere.ron",
         include_str!("../../scenes/cloth_on_sphere.ron"),
     ),

@@ -56,7 +56,10 @@ impl Scene {
                     cl.stretch_compliance =
                         c.compliance(b, Stretch).unwrap_or(cl.stretch_compliance);
                     cl.shear_compliance = c.compliance(b, Shear).unwrap_or(cl.shear_compliance);
-                    cl.bend_compliance = c.compliance(b, Bend).or(cl.bend_compliance);
+                    cl.bend_compliance = c
+                        .compliance(b, Bend)
+                        .or(world.dihedrals.compliance(b))
+                        .or(cl.bend_compliance);
                 }
                 BodyDef::Mesh(m) => {
                     // Links by their particle pair (the world may have torn some).

@@ -180,6 +180,17 @@ pub enum Orientation {
     Horizontal,
 }
 
+/// How a cloth resists bending.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bending {
+    /// Distance links across two cells (`bend_compliance` in m/N).
+    #[default]
+    Distance,
+    /// The angle between the two triangles of every interior edge, rest
+    /// angle from the initial shape (`bend_compliance` in rad/(N·m)).
+    Dihedral,
+}
+
 /// `Cloth(...)`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -221,6 +232,9 @@ pub struct ClothDef {
     /// flat sheet (default false).
     #[serde(default)]
     pub tethers: bool,
+    /// Distance | Dihedral (default Distance).
+    #[serde(default)]
+    pub bending: Bending,
     /// Drag coefficient C_d of every triangle (default 0: none).
     #[serde(default)]
     pub aero_drag: f32,

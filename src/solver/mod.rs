@@ -10,7 +10,8 @@
 //! 3. `iterations` Gauss–Seidel passes; for C = |x_a − x_b| − L,
 //!    n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h²:
 //!    `Δλ = (−C − α̃λ) / (w_a + w_b + α̃)`,
-//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`; after each pass,
+//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`; then the dihedral
+//!    bending constraints colour by colour (see [`Dihedrals`]); after each pass,
 //!    tethered particles farther from their pin than their rest distance
 //!    along the body move back onto that sphere (see [`Tethers`]);
 //! 4. collisions: self-collision within a body, then ground, spheres and
@@ -35,6 +36,7 @@
 mod aero;
 mod collision;
 mod contacts;
+mod dihedral;
 mod distance;
 mod exec;
 mod hand;
@@ -45,6 +47,7 @@ mod tether;
 
 pub use aero::Aero;
 pub use collision::Collider;
+pub use dihedral::Dihedrals;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
 pub use exec::set_simd_enabled;
 use hand::Grab;
@@ -213,6 +216,8 @@ pub struct World {
     pub particles: Particles,
     /// Distance constraints (links, shear, bending).
     pub constraints: DistanceConstraints,
+    /// Dihedral bending constraints (cloth with `bending: Dihedral`).
+    pub dihedrals: Dihedrals,
     /// Static colliders.
     pub colliders: Vec<Collider>,
     /// Kinematic drivers (their particles are held: w = 0).
@@ -227,6 +232,8 @@ pub struct World {
     pool: Option<std::sync::Arc<exec::Pool>>,
     /// Reused each step so stepping allocates nothing.
     raw_batches: Vec<exec::RawBatch>,
+    /// The dihedral colours' raw views, reused likewise.
+    raw_dihedrals: Vec<exec::RawDihedrals>,
     /// Particle–particle contacts (self-collision, between bodies) and their spatial hash.
     contacts: contacts::ParticleContacts,
     /// Long-range attachments to the nearest pin (see `tether`).

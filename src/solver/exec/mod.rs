@@ -23,6 +23,7 @@ mod step;
 pub(crate) use kernel::RawBatch;
 pub use kernel::set_simd_enabled;
 pub(crate) use pool::Pool;
+pub(crate) use step::RawDihedrals;
 
 use super::{Method, World};
 
@@ -34,6 +35,17 @@ pub(crate) fn step_frame(world: &mut World) {
         .constraints
         .needs_prepare(h, s.damping, s.method == Method::Xpbd);
     world.constraints.raw(&mut world.raw_batches);
+    world.raw_dihedrals.clear();
+    let d = &mut world.dihedrals;
+    for c in 0..d.idx.len() {
+        world.raw_dihedrals.push(step::RawDihedrals {
+            idx: d.idx[c].as_ptr(),
+            rest: d.rest[c].as_ptr(),
+            compliance: d.compliance[c].as_ptr(),
+            lambda: d.lambda[c].as_mut_ptr(),
+            len: d.idx[c].len(),
+        });
+    }
     world.contacts.fit(world.particles.len());
     world.aero.fit(world.particles.len());
     let p = &mut world.particles;
@@ -65,6 +77,7 @@ pub(crate) fn step_frame(world: &mut World) {
             len: p.len(),
         },
         batches: &world.raw_batches,
+        dihedrals: &world.raw_dihedrals,
         colliders: &world.colliders,
         contacts: step::RawContacts::new(&mut world.contacts),
         drivers: &world.drivers,

@@ -16,6 +16,7 @@ use super::pool::Team;
 use crate::solver::aero::corner_dv;
 use crate::solver::collision::Collider;
 use crate::solver::contacts::ParticleContacts;
+use crate::solver::dihedral::project;
 use crate::solver::hand::pull;
 use crate::solver::particles::{hold, losses};
 use crate::solver::{Driver, Settings};
@@ -85,6 +86,23 @@ unsafe impl Send for RawTethers {}
 // SAFETY: as for Send.
 unsafe impl Sync for RawTethers {}
 
+/// One colour of dihedral constraints (see `solver::dihedral`); their
+/// particles are disjoint, λ is written by the thread owning the constraint.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawDihedrals {
+    pub idx: *const [u32; 4],
+    pub rest: *const f32,
+    pub compliance: *const f32,
+    pub lambda: *mut f32,
+    pub len: usize,
+}
+
+// SAFETY: used only inside a step, while the world is mutably borrowed;
+// a thread writes only its share of a colour, whose particles are disjoint.
+unsafe impl Send for RawDihedrals {}
+// SAFETY: as for Send.
+unsafe impl Sync for RawDihedrals {}
+
 /// Cloth triangles' drag and lift (see `solver::aero`): read only, but
 /// for `dv`, where each thread writes its own particles' entries.
 #[derive(Clone, Copy, Debug)]
@@ -128,6 +146,8 @@ pub(crate) struct Frame<'a> {
     pub prepare: bool,
     pub particles: RawParticles,
     pub batches: &'a [RawBatch],
+    /// Dihedral colours, solved after the distance colours.
+    pub dihedrals: &'a [RawDihedrals],
     pub colliders: &'a [Collider],
     pub contacts: Option<RawContacts>,
     pub drivers: &'a [Driver],
@@ -192,6 +212,13 @@ impl Frame<'_> {
                             }
                         }
                     }
+                    team.sync();
+                }
+                for d in self.dihedrals {
+                    let range = team.share(d.len);
+                    // SAFETY: a colour's constraints share no particle and
+                    // the threads' ranges are disjoint; barriers between colours.
+                    unsafe { self.bend(d, range, h, k, xpbd, iteration == 0) };
                     team.sync();
                 }
                 if let Some(t) = self.tethers {
@@ -283,6 +310,45 @@ impl Frame<'_> {
                 let delta = x - *p.pos.add(i);
                 *p.delta.add(i) = delta.extend(0.0);
                 *p.vel.add(i) = delta / h;
+            }
+        }
+    }
+
+    /// Projects dihedral constraints `range` of colour `d` (λ reset first
+    /// on the substep's first pass).
+    ///
+    /// # Safety
+    /// No other thread touches these constraints or their particles.
+    unsafe fn bend(
+        &self,
+        d: &RawDihedrals,
+        range: std::ops::Range<usize>,
+        h: f32,
+        k: f32,
+        xpbd: bool,
+        first: bool,
+    ) {
+        let p = self.particles;
+        for c in range {
+            // SAFETY: constraint `c` and its four particles are this thread's.
+            unsafe {
+                let lambda = &mut *d.lambda.add(c);
+                if first {
+                    *lambda = 0.0;
+                }
+                let idx = (*d.idx.add(c)).map(|i| i as usize);
+                let x = idx.map(|i| (*p.prev.add(i) + *p.delta.add(i)).truncate());
+                let w = idx.map(|i| *p.inv_mass.add(i));
+                let alpha_t = if xpbd {
+                    *d.compliance.add(c) / (h * h)
+                } else {
+                    0.0
+                };
+                if let Some(moves) = project(x, w, *d.rest.add(c), alpha_t, k, lambda) {
+                    for (i, m) in idx.into_iter().zip(moves) {
+                        *p.delta.add(i) += m.extend(0.0);
+                    }
+                }
             }
         }
     }
