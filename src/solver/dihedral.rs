@@ -142,6 +142,11 @@ impl Dihedrals {
     }
 }
 
+/// The largest angle error one projection corrects (rad): the gradient is
+/// a linearisation, and a fold far from rest corrected in one step would
+/// overshoot; larger errors close over a few substeps.
+const MAX_TURN: f64 = 0.5;
+
 /// One XPBD (or, with `k` < 1 and α̃ = 0, PBD) projection of a dihedral
 /// constraint on displacements: `x[i]` are the current positions, `w[i]`
 /// the inverse masses; returns the moves to add, or None when skipped.
@@ -156,7 +161,7 @@ pub(crate) fn project(
     lambda: &mut f32,
 ) -> Option<[Vec3; 4]> {
     let (theta, grad) = angle_and_gradient(x.map(|p| p.as_dvec3()))?;
-    let c = wrap(theta - rest as f64);
+    let c = wrap(theta - rest as f64).clamp(-MAX_TURN, MAX_TURN);
     let denom: f64 = (0..4)
         .map(|i| w[i] as f64 * grad[i].length_squared())
         .sum::<f64>()
