@@ -76,13 +76,14 @@ impl World {
     /// its drift from the start is the method's numerical loss (and what
     /// contacts took).
     pub fn energy_books(&self) -> EnergyBooks {
-        let [drag, damping] = self.particles.losses();
+        let [drag, damping, contacts] = self.particles.losses();
         EnergyBooks {
             kinetic: self.kinetic_energy(),
             gravity: self.potential_energy(),
             elastic: self.elastic_energy(),
             drag,
             damping,
+            contacts,
         }
     }
 
@@ -147,6 +148,9 @@ pub struct EnergyBooks {
     pub drag: f64,
     /// Taken out by constraint damping since the start.
     pub damping: f64,
+    /// Taken out by contacts (colliders, friction, particle contacts)
+    /// since the start.
+    pub contacts: f64,
 }
 
 impl EnergyBooks {
@@ -155,10 +159,10 @@ impl EnergyBooks {
         self.kinetic + self.gravity + self.elastic
     }
 
-    /// The mechanical energy plus what drag and damping took out: what an
-    /// exact integrator without contacts would keep constant. Its drift is
-    /// the method's numerical loss plus whatever contacts took.
+    /// The mechanical energy plus what drag, damping and contacts took
+    /// out: what an exact integrator would keep constant. Its drift is the
+    /// method's numerical loss (and the work of the hand and drivers).
     pub fn total(&self) -> f64 {
-        self.mechanical() + self.drag + self.damping
+        self.mechanical() + self.drag + self.damping + self.contacts
     }
 }
