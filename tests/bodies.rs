@@ -348,3 +348,66 @@ fn a_clamped_strip_droops_less_as_bend_compliance_falls_and_converges_with_subst
         "does not converge: {by_substeps:?}"
     );
 }
+
+/// A 1 kg particle (a one-particle mesh) hanging from a pinned one of
+/// another body through a join of compliance α and rest length 0.5 m.
+fn hanging_on_a_join(alpha: f32, substeps: u32) -> World {
+    world(&format!(
+        "Scene(solver: (substeps: {substeps}, air_drag: 3.0),
+          bodies: [Mesh(particles: [(position: (0.0, 2.0, 0.0), pinned: true)]),
+                   Mesh(particles: [(position: (0.0, 1.5, 0.0), mass: 1.0)])],
+          joins: [(a: (0, 0), b: (1, 0), compliance: {alpha})])"
+    ))
+}
+
+#[test]
+fn a_join_stretches_alpha_m_g_like_any_link_at_any_substep_count() {
+    for substeps in [5, 50] {
+        let mut w = hanging_on_a_join(1e-3, substeps);
+        for _ in 0..300 {
+            w.step();
+        }
+        let stretch = w.particles.pos[0].distance(w.particles.pos[1]) - 0.5;
+        // α·m·g = 9.81 mm; 1%: one Gauss–Seidel pass adds w·h² = 1/(60·5)² ≈ 1e-5 to α.
+        println!(
+            "{substeps} substeps: join stretched {:.4} mm",
+            stretch * 1e3
+        );
+        assert!((stretch - 9.81e-3).abs() < 0.01 * 9.81e-3, "{stretch}");
+    }
+}
+
+#[test]
+fn a_join_breaks_by_its_bodys_tear_strain_and_stays_broken_after_save() {
+    // The hammock's sheet tears past 60% strain; a join to it that soft
+    // (α = 1 m/N) stretches past that under the sheet's weight and breaks.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/tied_hammock.ron");
+    let mut scene = catenary::scene::load(&path).unwrap();
+    scene.joins[0].compliance = 1.0;
+    let mut w = scene.build();
+    let links = w.constraints.len();
+    for _ in 0..120 {
+        w.step();
+    }
+    let (a, b) = scene.join_particles(&w, 0);
+    assert!(
+        w.constraints.link_compliance(a, b).is_none(),
+        "join 0 holds"
+    );
+    assert!(
+        w.constraints
+            .link_compliance(scene.join_particles(&w, 2).0, scene.join_particles(&w, 2).1)
+            .is_some()
+    );
+    let broken = links - w.constraints.len();
+    // Saved and loaded, the world resumes with the same joins broken.
+    scene.capture(&w);
+    scene.capture_state(&w);
+    assert_eq!(scene.state.as_ref().unwrap().broken_joins, vec![0]);
+    let text = scene.to_ron();
+    let again = catenary::scene::parse(&text, std::path::Path::new("<saved>"))
+        .unwrap()
+        .build();
+    assert_eq!(links - again.constraints.len(), broken);
+    assert_eq!(again.particles.pos, w.particles.pos);
+}

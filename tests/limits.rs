@@ -13,7 +13,7 @@ use catenary::solver::{Method, World};
 use proptest::prelude::*;
 
 /// A little of everything: a rope with bending, a cloth that can tear, a
-/// mesh, three colliders and a driver.
+/// mesh joined to the rope, three colliders and a driver.
 const BASE: &str = "Scene(
     bodies: [
         Rope(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 6, bend_compliance: 0.01, pins: [0]),
@@ -21,6 +21,7 @@ const BASE: &str = "Scene(
         Mesh(particles: [(position: (0.0, 1.0, 1.0), pinned: true), (position: (0.5, 1.0, 1.0)), (position: (1.0, 1.0, 1.0))],
              links: [(a: 0, b: 1, compliance: 0.001), (a: 1, b: 2)]),
     ],
+    joins: [(a: (0, -1), b: (2, 2), compliance: 0.001)],
     colliders: [Ground(), Sphere(center: (0.0, 0.5, 0.0), radius: 0.3), Box(center: (1.0, 0.5, 0.0), half_extents: (0.2, 0.2, 0.2))],
     drivers: [(body: 0, particle: -1, motion: Sine(axis: (0.0, 1.0, 0.0), amplitude: 0.1, frequency: 2.0))],
 )";
@@ -118,6 +119,10 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         }),
         ("mesh mass", MASS, |s, v| mesh(s).particles[1].mass = v),
         ("mesh rest", REST, |s, v| mesh(s).links[1].rest = Some(v)),
+        ("join compliance", COMPLIANCE, |s, v| {
+            s.joins[0].compliance = v
+        }),
+        ("join rest", REST, |s, v| s.joins[0].rest = Some(v)),
         ("ground", COORDINATE, |s, v| {
             s.colliders[0] = ColliderDef::Ground {
                 height: v,

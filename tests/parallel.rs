@@ -53,6 +53,7 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("lesson_tethers", scene_world("lesson_tethers.ron")),
         ("flag_in_wind (aero)", scene_world("flag_in_wind.ron")),
         ("cloth_dihedral", scene_world("cloth_dihedral.ron")),
+        ("tied_hammock (joins)", scene_world("tied_hammock.ron")),
         ("star", star()),
         ("free hub", free_hub(100, 0.01)),
     ];

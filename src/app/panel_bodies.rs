@@ -95,6 +95,7 @@ impl App {
                     }
                 });
         }
+        self.joins_section(ui);
         for (b, alpha) in dihedral_edits {
             self.world.dihedrals.set_compliance(b, alpha);
             self.twin_do(|w| w.dihedrals.set_compliance(b, alpha));
@@ -142,6 +143,47 @@ impl App {
             });
             // Reset keeps the edit.
             self.scene.capture_compliances(&self.world);
+        }
+    }
+}
+
+impl App {
+    /// Each join between bodies: its ends, its compliance, and whether it
+    /// broke.
+    fn joins_section(&mut self, ui: &mut egui::Ui) {
+        if self.scene.joins.is_empty() {
+            return;
+        }
+        let mut edits = Vec::new();
+        egui::CollapsingHeader::new(format!("joins ({})", self.scene.joins.len()))
+            .default_open(true)
+            .show(ui, |ui| {
+                let pbd = self.world.settings.method == Method::Pbd;
+                for (k, j) in self.scene.joins.iter().enumerate() {
+                    let (a, b) = self.scene.join_particles(&self.world, k);
+                    let label =
+                        format!("{k}: body {} #{} – body {} #{}", j.a.0, j.a.1, j.b.0, j.b.1);
+                    match self.world.constraints.link_compliance(a, b) {
+                        None => {
+                            ui.label(format!("{label}: broken"));
+                        }
+                        Some(alpha) => {
+                            ui.label(label);
+                            ui.add_enabled_ui(!pbd, |ui| {
+                                if let Some(v) = compliance_ui(ui, "join", alpha) {
+                                    edits.push((k, a, b, v));
+                                }
+                            });
+                        }
+                    }
+                }
+            });
+        for (k, a, b, v) in edits {
+            self.world.constraints.set_link_compliance(a, b, v);
+            self.twin_do(|w| {
+                w.constraints.set_link_compliance(a, b, v);
+            });
+            self.scene.joins[k].compliance = v; // kept by Reset
         }
     }
 }

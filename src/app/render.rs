@@ -116,6 +116,9 @@ pub struct Highlight {
     pub held: Option<usize>,
 }
 
+/// `Renderer::links` of the joins between bodies rather than of one body.
+const JOINS: usize = usize::MAX;
+
 impl Renderer {
     /// Draws everything in 3D with `camera`.
     pub fn draw(&mut self, world: &World, camera: &OrbitCamera, display: &Display, hl: Highlight) {
@@ -145,6 +148,7 @@ impl Renderer {
             let all = display.particles && !matches!(body.shape, Shape::Cloth { .. });
             self.dots(world, body.range(), all, (right, up), hl, display.colour);
         }
+        self.links(world, JOINS, eye, 0.6, Some(display.colour));
         // The hand's pull: a thin line from a lagging particle to the cursor.
         if let (Some(i), Some(target)) = (hl.held, world.hand_target()) {
             draw_line_3d(
@@ -195,7 +199,7 @@ impl Renderer {
             self.value[l.b] = self.value[l.b].max(v);
             max = max.max(v);
             if let Shape::Cloth { columns, .. } = world.bodies()[l.tag.body as usize].shape
-                && l.tag.kind != LinkKind::Bend
+                && matches!(l.tag.kind, LinkKind::Stretch | LinkKind::Shear)
             {
                 let (lo, hi) = (l.a.min(l.b), l.a.max(l.b));
                 let bit = match hi - lo {
@@ -297,6 +301,7 @@ impl Renderer {
 
     /// Ribbons along the stretch constraints of body `b`, `width` × the
     /// particle radius wide; `colour` None draws thin dark wireframe lines.
+    /// Draws body `b`'s links, or with `b` = [`JOINS`] the joins between bodies.
     fn links(
         &mut self,
         world: &World,
@@ -309,7 +314,11 @@ impl Renderer {
         let radius = &world.particles.radius;
         let mut mesh = self.take_mesh();
         for l in world.constraints.iter() {
-            if l.tag.body as usize != b || l.tag.kind != LinkKind::Stretch {
+            let drawn = match b {
+                JOINS => l.tag.kind == LinkKind::Join,
+                b => l.tag.body as usize == b && l.tag.kind == LinkKind::Stretch,
+            };
+            if !drawn {
                 continue;
             }
             Self::flush_if_full(&mut mesh, 4);

@@ -64,6 +64,9 @@ pub(crate) fn build(scene: &Scene) -> World {
         tethers(&mut world, i, body);
         aero(&mut world, i, body);
     }
+    for j in &scene.joins {
+        join(&mut world, scene, j);
+    }
     world.constraints.sort_colours();
     if scene.solver.body_collisions {
         world.set_body_collisions(true);
@@ -86,13 +89,47 @@ pub(crate) fn build(scene: &Scene) -> World {
         });
     }
     if let Some(state) = &scene.state {
-        restore(&mut world, state);
+        restore(&mut world, scene, state);
     }
     world
 }
 
+/// The world index of (body, particle) of a validated scene.
+pub(crate) fn particle_of(world: &World, scene: &Scene, (body, particle): (usize, i64)) -> usize {
+    let n = super::validate::particle_count(&scene.bodies[body]);
+    world.bodies()[body].first + resolve_index(particle, n).expect(VALIDATED)
+}
+
+/// A join: a link between two bodies' particles, breaking by the tear
+/// strain of either body (the smaller).
+fn join(world: &mut World, scene: &Scene, j: &JoinDef) {
+    let (a, b) = (
+        particle_of(world, scene, j.a),
+        particle_of(world, scene, j.b),
+    );
+    let rest = j
+        .rest
+        .unwrap_or_else(|| world.particles.pos[a].distance(world.particles.pos[b]));
+    let tear = |body: usize| match &scene.bodies[body] {
+        BodyDef::Cloth(c) => c.tear_strain.unwrap_or(f32::INFINITY),
+        _ => f32::INFINITY,
+    };
+    let tear = tear(j.a.0).min(tear(j.b.0));
+    let tag = Tag::new(j.a.0, LinkKind::Join);
+    world.constraints.add(a, b, rest, j.compliance, tear, tag);
+}
+
 /// Puts a validated `state` into a freshly built world.
-fn restore(world: &mut World, state: &StateDef) {
+fn restore(world: &mut World, scene: &Scene, state: &StateDef) {
+    for &k in &state.broken_joins {
+        let j = &scene.joins[k];
+        let (a, b) = (
+            particle_of(world, scene, j.a),
+            particle_of(world, scene, j.b),
+        );
+        let removed = world.constraints.break_link(a, b);
+        debug_assert!(removed, "validation checks that broken joins exist");
+    }
     world.set_time(state.time);
     for (b, saved) in state.bodies.iter().enumerate() {
         let range = world.bodies()[b].range();

@@ -66,6 +66,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("rope_pile.ron", include_str!("../../scenes/rope_pile.ron")),
     ("tearing.ron", include_str!("../../scenes/tearing.ron")),
+    (
+        "tied_hammock.ron",
+        include_str!("../../scenes/tied_hammock.ron"),
+    ),
     ("waves.ron", include_str!("../../scenes/waves.ron")),
 ];
 

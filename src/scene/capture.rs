@@ -46,6 +46,12 @@ impl Scene {
     pub fn capture_compliances(&mut self, world: &World) {
         use crate::solver::LinkKind::*;
         let c = &world.constraints;
+        for k in 0..self.joins.len() {
+            let (a, b) = self.join_particles(world, k);
+            if let Some(alpha) = c.link_compliance(a, b) {
+                self.joins[k].compliance = alpha;
+            }
+        }
         for (b, (def, body)) in self.bodies.iter_mut().zip(world.bodies()).enumerate() {
             match def {
                 BodyDef::Rope(r) => {
@@ -64,7 +70,10 @@ impl Scene {
                 BodyDef::Mesh(m) => {
                     // Links by their particle pair (the world may have torn some).
                     let mut of_pair = std::collections::HashMap::new();
-                    for l in c.iter().filter(|l| l.tag.body as usize == b) {
+                    for l in c
+                        .iter()
+                        .filter(|l| l.tag.body as usize == b && l.tag.kind != Join)
+                    {
                         of_pair.insert((l.a.min(l.b), l.a.max(l.b)), l.compliance);
                     }
                     let n = m.particles.len() as u64;
@@ -82,9 +91,19 @@ impl Scene {
         }
     }
 
+    /// The world particle indices of join `k`'s two ends (in `world`,
+    /// built from this scene).
+    pub fn join_particles(&self, world: &World, k: usize) -> (usize, usize) {
+        let j = &self.joins[k];
+        (
+            super::build::particle_of(world, self, j.a),
+            super::build::particle_of(world, self, j.b),
+        )
+    }
+
     /// Records the world's state — time, every body's positions,
-    /// velocities and pins, the links that broke — so the scene starts
-    /// from it, bit-exactly (DESIGN §3 `state`).
+    /// velocities and pins, the links and joins that broke — so the scene
+    /// starts from it, bit-exactly (DESIGN §3 `state`).
     pub fn capture_state(&mut self, world: &World) {
         let p = &world.particles;
         let v3 = |v: glam::Vec3| v.to_array();
@@ -104,14 +123,27 @@ impl Scene {
                     .broken()
                     .iter()
                     .map(|&(a, b)| (a as usize, b as usize))
-                    .filter(|(a, _)| body.range().contains(a))
+                    .filter(|(a, b)| body.range().contains(a) && body.range().contains(b))
                     .map(|(a, b)| (a - body.first, b - body.first))
                     .collect(),
+            })
+            .collect();
+        let broken: std::collections::HashSet<(usize, usize)> = world
+            .constraints
+            .broken()
+            .iter()
+            .map(|&(a, b)| (a.min(b) as usize, a.max(b) as usize))
+            .collect();
+        let broken_joins = (0..self.joins.len())
+            .filter(|&k| {
+                let (a, b) = self.join_particles(world, k);
+                broken.contains(&(a.min(b), a.max(b)))
             })
             .collect();
         self.state = Some(StateDef {
             time: world.time(),
             bodies,
+            broken_joins,
         });
     }
 }

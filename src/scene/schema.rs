@@ -30,6 +30,9 @@ pub struct Scene {
     /// Static collision shapes.
     #[serde(default)]
     pub colliders: Vec<ColliderDef>,
+    /// Links between particles of two bodies.
+    #[serde(default)]
+    pub joins: Vec<JoinDef>,
     /// Kinematically moved particles.
     #[serde(default)]
     pub drivers: Vec<DriverDef>,
@@ -50,6 +53,9 @@ pub struct StateDef {
     pub time: f64,
     /// Per body, in `bodies` order. Required.
     pub bodies: Vec<BodyStateDef>,
+    /// Joins that broke, by index in `joins` (default none).
+    #[serde(default)]
+    pub broken_joins: Vec<usize>,
 }
 
 /// One body's particles in a [`StateDef`], numbered as in CSV and `pins`.
@@ -333,6 +339,24 @@ pub struct DriverDef {
     pub particle: i64,
     /// The motion. Required.
     pub motion: Motion,
+}
+
+/// `(a: (body, particle), b: (body, particle), compliance, rest)`: a link
+/// between particles of two bodies (a rope tied to a cloth).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinDef {
+    /// (body, particle) of one end; particle numbered as in CSV, negative
+    /// from the end. Required.
+    pub a: (usize, i64),
+    /// (body, particle) of the other end. Required.
+    pub b: (usize, i64),
+    /// Compliance (m/N) (default 0: rigid).
+    #[serde(default)]
+    pub compliance: f32,
+    /// Rest length (m); default the initial distance.
+    #[serde(default)]
+    pub rest: Option<f32>,
 }
 
 /// Kinematic motions.

@@ -132,6 +132,9 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
     for (i, d) in scene.drivers.iter().enumerate() {
         driver(&mut c, &format!("drivers[{i}]"), d, scene);
     }
+    for (i, j) in scene.joins.iter().enumerate() {
+        join(&mut c, &format!("joins[{i}]"), j, scene);
+    }
     if let Some(caption) = &scene.caption
         && caption.chars().count() > MAX_CAPTION_CHARS
     {
@@ -348,16 +351,51 @@ fn collider(c: &mut Checker, f: &str, col: &ColliderDef) {
     }
 }
 
-fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
-    let Some(body) = scene.bodies.get(d.body) else {
+/// The body `body` of `scene`, or a problem at `field`.
+fn body_at<'s>(
+    c: &mut Checker,
+    field: String,
+    body: usize,
+    scene: &'s Scene,
+) -> Option<&'s BodyDef> {
+    let found = scene.bodies.get(body);
+    if found.is_none() {
         let accepted = match scene.bodies.len() {
             0 => "the scene has no bodies".to_string(),
             n => format!("accepted 0 ..= {} (index in `bodies`)", n - 1),
         };
+        c.fail(field, format!("body {body} does not exist: {accepted}"));
+    }
+    found
+}
+
+fn join(c: &mut Checker, f: &str, j: &JoinDef, scene: &Scene) {
+    for (name, (body, particle)) in [("a", j.a), ("b", j.b)] {
+        if let Some(def) = body_at(c, format!("{f}.{name}.0 (body)"), body, scene) {
+            c.index(
+                &format!("{f}.{name}.1 (particle)"),
+                particle,
+                particle_count(def),
+            );
+        }
+    }
+    if j.a.0 == j.b.0 {
         c.fail(
-            format!("{f}.body"),
-            format!("body {} does not exist: {accepted}", d.body),
+            format!("{f}.b.0 (body)"),
+            format!(
+                "both ends are in body {}: a join links two different bodies",
+                j.a.0
+            ),
         );
+    }
+    c.num(&format!("{f}.compliance"), j.compliance, COMPLIANCE);
+    if let Some(rest) = j.rest {
+        c.num(&format!("{f}.rest"), rest, REST);
+    }
+}
+
+fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
+    let Some(body) = body_at(c, format!("{f}.body"), d.body, scene) else {
         return;
     };
     c.index(&format!("{f}.particle"), d.particle, particle_count(body));
@@ -428,6 +466,17 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
                     ),
                 );
             }
+        }
+    }
+    for (k, &j) in st.broken_joins.iter().enumerate() {
+        if j >= scene.joins.len() {
+            c.fail(
+                format!("state.broken_joins[{k}]"),
+                format!(
+                    "join {j} does not exist: the scene has {} joins",
+                    scene.joins.len()
+                ),
+            );
         }
     }
     if st.bodies.iter().all(|b| b.broken.is_empty()) || !c.problems.is_empty() {

@@ -25,6 +25,9 @@ pub enum LinkKind {
     Shear,
     /// Distance across two links (rope) or two cells (cloth).
     Bend,
+    /// A link between particles of two bodies (a scene's `joins`); its
+    /// tag's body is the body of its first end.
+    Join,
 }
 
 /// Which body and kind a constraint belongs to.
@@ -320,6 +323,30 @@ impl DistanceConstraints {
                 tag: b.tag[i],
             })
         })
+    }
+
+    /// Sets the compliance (m/N) of the constraint between particles `a`
+    /// and `b` (either order); false when there is none.
+    pub fn set_link_compliance(&mut self, a: usize, b: usize, compliance: f32) -> bool {
+        let pair = (a.min(b) as u32, a.max(b) as u32);
+        for batch in &mut self.batches {
+            if let Some(i) = (0..batch.len())
+                .find(|&i| (batch.a[i].min(batch.b[i]), batch.a[i].max(batch.b[i])) == pair)
+            {
+                batch.compliance[i] = compliance;
+                self.prepared_for = None;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The compliance (m/N) of the constraint between particles `a` and `b`.
+    pub fn link_compliance(&self, a: usize, b: usize) -> Option<f32> {
+        let pair = (a.min(b), a.max(b));
+        self.iter()
+            .find(|l| (l.a.min(l.b), l.a.max(l.b)) == pair)
+            .map(|l| l.compliance)
     }
 
     /// Sets the compliance (m/N) of every constraint of `body` and `kind`.

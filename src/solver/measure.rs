@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use super::{Method, World};
+use super::{LinkKind, Method, World};
 
 impl World {
     /// Tension of a constraint whose last λ was `lambda`: |λ|/h² (N).
@@ -99,7 +99,12 @@ impl World {
             }
             i
         }
-        for l in self.constraints.iter() {
+        // A body's own links only: joins tie bodies together, not pieces.
+        for l in self
+            .constraints
+            .iter()
+            .filter(|l| l.tag.kind != LinkKind::Join)
+        {
             let (a, b) = (root(&mut parent, l.a), root(&mut parent, l.b));
             parent[a.max(b)] = a.min(b);
         }
