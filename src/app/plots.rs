@@ -11,7 +11,7 @@ use crate::solver::{EnergyBooks, Method, Settings};
 const WINDOW: f64 = 10.0;
 
 /// One sample: time (s), then per lane max strain (%), mechanical energy
-/// and mechanical energy plus what drag, damping and contacts took out (J).
+/// and mechanical energy plus what drag and damping took out (J).
 type Sample = (f64, [f64; 2], [f64; 2], [f64; 2]);
 
 /// What one lane contributes to a sample.
@@ -22,7 +22,7 @@ pub struct LaneSample {
     pub strain_percent: f64,
     /// Kinetic + gravitational + elastic (J).
     pub mechanical: f64,
-    /// Mechanical plus what drag, damping and contacts took out (J): flat for an
+    /// Mechanical plus what drag and damping took out (J): flat for an
     /// exact integrator without contacts.
     pub total: f64,
 }
@@ -177,9 +177,9 @@ impl History {
                     for lane in 0..self.lanes.len() {
                         let held = Line::new(name(lane, "energy J held"), series(lane, |s| s.2));
                         p.line(held.color(colour(lane)));
-                        // Dashed: plus what drag, damping and contacts took out.
+                        // Dashed: plus what drag and damping took out.
                         let total = Line::new(
-                            name(lane, "+ taken by drag, damping, contacts"),
+                            name(lane, "+ taken by drag and damping"),
                             series(lane, |s| s.3),
                         )
                         .style(egui_plot::LineStyle::dashed_loose());
@@ -198,7 +198,7 @@ type Layer = (&'static str, fn(&EnergyBooks) -> f64, egui::Color32);
 
 impl History {
     /// The energy books stacked: gravitational (above its lowest value in
-    /// view), kinetic, elastic, then what drag, damping and contacts took out. An
+    /// view), kinetic, elastic, then what drag and damping took out. An
     /// exact integrator keeps the top flat; its fall is the method's own
     /// loss (and what contacts took).
     fn stacked_books(&self, ui: &mut egui::Ui) {
@@ -207,7 +207,7 @@ impl History {
             .iter()
             .map(|b| b.1.gravity)
             .fold(f64::INFINITY, f64::min);
-        let layers: [Layer; 6] = [
+        let layers: [Layer; 5] = [
             (
                 "gravity",
                 |b| b.gravity,
@@ -232,11 +232,6 @@ impl History {
                 "+ taken by damping",
                 |b| b.damping,
                 egui::Color32::from_rgb(220, 200, 90),
-            ),
-            (
-                "+ taken by contacts",
-                |b| b.contacts,
-                egui::Color32::from_rgb(150, 150, 150),
             ),
         ];
         Plot::new("books")

@@ -76,14 +76,13 @@ impl World {
     /// its drift from the start is the method's numerical loss (and what
     /// contacts took).
     pub fn energy_books(&self) -> EnergyBooks {
-        let [drag, damping, contacts] = self.particles.losses();
+        let [drag, damping] = self.particles.losses();
         EnergyBooks {
             kinetic: self.kinetic_energy(),
             gravity: self.potential_energy(),
             elastic: self.elastic_energy(),
             drag,
             damping,
-            contacts,
         }
     }
 
@@ -153,9 +152,6 @@ pub struct EnergyBooks {
     pub drag: f64,
     /// Taken out by constraint damping since the start.
     pub damping: f64,
-    /// Taken out by contacts (colliders, friction, particle contacts)
-    /// since the start.
-    pub contacts: f64,
 }
 
 impl EnergyBooks {
@@ -164,10 +160,10 @@ impl EnergyBooks {
         self.kinetic + self.gravity + self.elastic
     }
 
-    /// The mechanical energy plus what drag, damping and contacts took
-    /// out: what an exact integrator would keep constant. Its drift is the
-    /// method's numerical loss (and the work of the hand and drivers).
+    /// The mechanical energy plus what drag and damping took out: what an
+    /// exact integrator without contacts would keep constant. Its drift is
+    /// the method's numerical loss plus whatever contacts took.
     pub fn total(&self) -> f64 {
-        self.mechanical() + self.drag + self.damping + self.contacts
+        self.mechanical() + self.drag + self.damping
     }
 }

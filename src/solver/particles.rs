@@ -44,8 +44,8 @@ pub struct Particles {
     /// Bit set of [`hold`] reasons; 0 = free.
     pub(crate) hold: Vec<u8>,
     /// Energy taken out of this particle since the start (J), by
-    /// [`Losses`] kind: air drag, constraint damping, contacts.
-    pub(crate) lost: Vec<Losses>,
+    /// [`Losses`] kind: air drag, constraint damping.
+    pub(crate) lost: Vec<[f64; 2]>,
 }
 
 /// Which mechanism took kinetic energy out (index into the loss books).
@@ -54,16 +54,13 @@ pub mod losses {
     pub const DRAG: usize = 0;
     /// Constraint damping β.
     pub const DAMPING: usize = 1;
-    /// Contacts with colliders and between particles, friction included.
-    pub const CONTACTS: usize = 2;
 }
 
-/// Energy taken out since the start (J) by air drag, by damping and by
-/// contacts (what a contact's correction took from the velocity the
-/// particle would have had without it). The constraints' own position
-/// corrections are not booked: what they remove is the method's numerical
-/// loss, the books' remainder.
-pub type Losses = [f64; 3];
+/// Energy taken out since the start (J) by air drag and by damping: the
+/// velocity-level losses, which the books can follow exactly. Position
+/// corrections (constraints, contacts, friction) are not booked: what they
+/// remove shows as the remainder, with the method's numerical loss.
+pub type Losses = [f64; 2];
 
 impl Particles {
     /// Number of particles.
@@ -76,12 +73,12 @@ impl Particles {
         &self.inv_mass
     }
 
-    /// Energy taken out since the start by drag, damping and contacts,
-    /// summed over all particles (J).
+    /// Energy taken out since the start by drag and damping, summed over
+    /// all particles (J).
     pub fn losses(&self) -> Losses {
         self.lost
             .iter()
-            .fold([0.0; 3], |sum, l| std::array::from_fn(|k| sum[k] + l[k]))
+            .fold([0.0; 2], |sum, l| [sum[0] + l[0], sum[1] + l[1]])
     }
 
     /// Masses m (kg).
@@ -105,7 +102,7 @@ impl Particles {
         self.mass.push(mass);
         self.radius.push(radius);
         self.hold.push(0);
-        self.lost.push([0.0; 3]);
+        self.lost.push([0.0; 2]);
         self.len() - 1
     }
 

@@ -32,7 +32,7 @@ pub(crate) struct RawParticles {
     pub radius: *const f32,
     pub hold: *const u8,
     /// Per particle: energy taken out by drag and damping (J).
-    pub lost: *mut crate::solver::Losses,
+    pub lost: *mut [f64; 2],
     pub len: usize,
 }
 
@@ -478,26 +478,15 @@ impl Frame<'_> {
                     delta += pull;
                     *held.force = force;
                 }
-                let mut contact_push = Vec3::ZERO;
                 if let Some(sc) = self.contacts {
                     let k = *sc.entry_of.add(i);
                     if k != u32::MAX {
-                        contact_push = *sc.correction.add(k as usize);
-                        delta += contact_push;
+                        delta += *sc.correction.add(k as usize);
                     }
                 }
                 if free {
-                    let pushed = delta;
                     for c in self.colliders {
                         c.resolve(prev, &mut delta, *p.radius.add(i));
-                    }
-                    // What the contacts took from the velocity the
-                    // particle would have had without them.
-                    if delta != pushed || contact_push != Vec3::ZERO {
-                        let before = (pushed - contact_push) * inv_h;
-                        let w = *p.inv_mass.add(i);
-                        (*p.lost.add(i))[losses::CONTACTS] +=
-                            kinetic_drop(w, before, delta * inv_h);
                     }
                     *p.delta.add(i) = delta.extend(0.0);
                     *p.vel.add(i) = delta * inv_h;
