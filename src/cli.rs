@@ -20,6 +20,9 @@ struct Cli {
     /// XPBD right, one hand for both.
     #[arg(long)]
     compare: bool,
+    /// Start with shadows off (the panel's Display section switches them).
+    #[arg(long)]
+    no_shadows: bool,
     /// Window automation: write the app state (particles with screen positions,
     /// pins, errors) to FILE about 5 times a second.
     #[arg(long, value_name = "FILE")]
@@ -222,6 +225,7 @@ pub fn main() -> ExitCode {
                 screenshot: cli.screenshot.map(|f| (cli.screenshot_after, f)),
                 exit_after: cli.exit_after,
                 compare: cli.compare,
+                no_shadows: cli.no_shadows,
             });
             Ok(())
         }

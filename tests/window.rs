@@ -149,6 +149,8 @@ struct State {
     hand_force: Option<f32>,
     /// The start-up hint is shown.
     hint: bool,
+    /// Frames drawn per second, averaged over the last second.
+    fps: f32,
     errors: Vec<String>,
     /// (position, screen position, pinned)
     particles: Vec<([f32; 3], [f32; 2], bool)>,
@@ -165,6 +167,7 @@ impl State {
             realtime: 1.0,
             hand_force: None,
             hint: false,
+            fps: 0.0,
             errors: vec![],
             particles: vec![],
             lanes: vec![],
@@ -178,6 +181,7 @@ impl State {
                 "paused" => s.paused = rest == "true",
                 "realtime" => s.realtime = rest.parse().ok()?,
                 "hint" => s.hint = rest == "true",
+                "fps" => s.fps = rest.parse().ok()?,
                 "hand_force" => {
                     s.hand_force = rest
                         .strip_prefix("Some(")
@@ -606,4 +610,65 @@ fn record_a_drag_in_the_window_and_replay_it_headless() {
         replayed.particles.pos[10].x.abs() > 1e-3,
         "the drag was replayed"
     );
+}
+
+/// A cloth held flat by its four corners 1.2 m over the ground, seen from
+/// above at an angle, from the side its shadow falls on.
+const HELD_SHEET: &str = "Scene(name: \"held sheet\", solver: (air_drag: 2.0),
+    bodies: [Cloth(origin: (-0.6, 1.2, -0.6), size: (1.2, 1.2), resolution: (16, 16),
+                   orientation: Horizontal, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)])],
+    colliders: [Ground()],
+    camera: (target: (-0.3, 0.4, -0.4), distance: 4.0, yaw: 200.0, pitch: 50.0))";
+
+/// Screenshot of `scene` after 1.5 s, with extra `args`, and the fps the
+/// app reported.
+fn screenshot(x: &Xvfb, scene: &Path, args: &[&str], tag: &str) -> (image::RgbImage, f32) {
+    let dir = TempDir::new(tag);
+    let png = dir.join("shot.png");
+    let mut all = vec![
+        scene.to_str().unwrap(),
+        "--screenshot",
+        png.to_str().unwrap(),
+        "--screenshot-after",
+        "1.5",
+    ];
+    all.extend_from_slice(args);
+    let app = App::start(x, &dir, &all);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !png.exists() {
+        assert!(Instant::now() < deadline, "no screenshot");
+        sleep(Duration::from_millis(100));
+    }
+    sleep(Duration::from_millis(300));
+    let fps = app.wait_for("a second of frames", |s| s.fps > 0.0).fps;
+    (image::open(&png).expect("a PNG").to_rgb8(), fps)
+}
+
+#[test]
+fn shadows_darken_the_ground_under_a_held_sheet() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-shadow-scene");
+    let scene = dir.join("sheet.ron");
+    std::fs::write(&scene, HELD_SHEET).unwrap();
+    let (on, fps_on) = screenshot(&x, &scene, &[], "window-shadow-on");
+    let (off, fps_off) = screenshot(&x, &scene, &["--no-shadows"], "window-shadow-off");
+    let luminance = |p: &image::Rgb<u8>| p.0.iter().map(|&c| c as i32).sum::<i32>();
+    // View pixels (left of the panel, above the plots) darker with shadows
+    // on than off, and lighter.
+    let (mut darker, mut lighter) = (0, 0);
+    for y in 0..640 {
+        for x in 0..960 {
+            let d = luminance(on.get_pixel(x, y)) - luminance(off.get_pixel(x, y));
+            darker += (d < -30) as usize;
+            lighter += (d > 30) as usize;
+        }
+    }
+    println!(
+        "{darker} pixels darker with shadows, {lighter} lighter; {fps_on:.0} fps with, {fps_off:.0} without"
+    );
+    // The sheet's shadow covers tens of thousands of pixels of ground at
+    // this distance; the sheet itself is where it was (it hangs still).
+    assert!(darker > 20_000, "{darker} darker");
+    assert!(lighter < darker / 20, "{lighter} lighter, {darker} darker");
 }

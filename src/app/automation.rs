@@ -19,6 +19,7 @@ impl App {
         let _ = writeln!(s, "time {}", self.world.time());
         let _ = writeln!(s, "paused {}", self.paused);
         let _ = writeln!(s, "realtime {:.3}", self.realtime);
+        let _ = writeln!(s, "fps {:.1}", self.drawn_fps);
         let _ = writeln!(s, "hint {}", self.hint_opacity() > 0.0);
         let _ = writeln!(s, "scene {}", self.scene.name);
         let _ = writeln!(s, "held {:?}", self.world.grabbed());

@@ -20,6 +20,7 @@ mod recording;
 mod reload;
 mod render;
 mod scene_io;
+mod shadow;
 mod stepping;
 mod sweep_panel;
 
@@ -50,6 +51,8 @@ pub struct Options {
     pub exit_after: Option<f32>,
     /// Start in compare mode: PBD and XPBD lanes side by side.
     pub compare: bool,
+    /// Start with shadows off.
+    pub no_shadows: bool,
 }
 
 /// Opens the window and runs until it is closed.
@@ -200,6 +203,9 @@ pub struct App {
     ui_has_keyboard: bool,
     panel: panel::PanelState,
     screenshot_taken: bool,
+    /// Frames drawn per second, averaged over the last second.
+    drawn_fps: f32,
+    fps_meter: stepping::FpsMeter,
     /// A `--dump-state` write failed (reported once).
     dump_failed: std::cell::Cell<bool>,
 }
@@ -244,6 +250,8 @@ impl App {
             ui_has_keyboard: false,
             panel: panel::PanelState::new(options.scene.as_deref()),
             screenshot_taken: false,
+            drawn_fps: 0.0,
+            fps_meter: Default::default(),
             dump_failed: Default::default(),
         };
         if let Some(path) = &options.scene {
@@ -255,6 +263,7 @@ impl App {
         if options.compare {
             app.set_compare(true);
         }
+        app.display.shadows = !options.no_shadows;
         app
     }
 
@@ -329,6 +338,7 @@ impl App {
             render::draw_ghost_ball(&self.camera, spring.position(self.world.time()), radius);
         }
         egui_macroquad::draw();
+        self.drawn_fps = self.fps_meter.tick();
         smooth(&mut self.timing.render_ms, ui_ms + t.ms() as f32);
     }
 

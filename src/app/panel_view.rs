@@ -25,6 +25,9 @@ impl App {
             ui.checkbox(&mut d.particles, "particles")
                 .on_hover_text("dots on rope and mesh particles");
             ui.checkbox(&mut d.colliders, "colliders");
+            ui.checkbox(&mut d.shadows, "shadows").on_hover_text(
+                "bodies and colliders cast shadows on the ground, along the key light",
+            );
         });
         let auto_max = self.renderer.auto_max;
         let (scale, range, unit, factor) = match d.colour {
@@ -73,7 +76,7 @@ impl App {
             };
             row(
                 "fps",
-                format!("{:.0}", macroquad::time::get_fps()),
+                format!("{:.0}", self.drawn_fps),
                 "frames drawn per second",
             );
             row(

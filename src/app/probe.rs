@@ -8,7 +8,6 @@
 use macroquad::prelude::{Vec2, Vec3};
 
 use super::App;
-use crate::clock::Stopwatch;
 
 /// What the hook has seen since the page opened.
 pub struct Probe {
@@ -18,9 +17,7 @@ pub struct Probe {
     /// Screen position of the held particle when the grab began.
     grabbed_at: Option<Vec2>,
     dragged_px: f32,
-    /// Frames drawn in the current second, and the last full second's count.
-    fps_window: (Stopwatch, u32),
-    fps: f32,
+    fps: super::stepping::FpsMeter,
 }
 
 impl Probe {
@@ -32,8 +29,7 @@ impl Probe {
             held_frames: 0,
             grabbed_at: None,
             dragged_px: 0.0,
-            fps_window: (Stopwatch::start(), 0),
-            fps: 0.0,
+            fps: Default::default(),
         }
     }
 
@@ -55,12 +51,7 @@ impl Probe {
             }
             None => self.grabbed_at = None,
         }
-        self.fps_window.1 += 1;
-        let elapsed = self.fps_window.0.seconds();
-        if elapsed >= 1.0 {
-            self.fps = self.fps_window.1 as f32 / elapsed as f32;
-            self.fps_window = (Stopwatch::start(), 0);
-        }
+        let fps = self.fps.tick();
         // The free particle on screen farthest from the pins among the
         // slow ones (or the slowest): a drag aimed at it lands even a frame
         // later, and moves it far.
@@ -97,7 +88,7 @@ impl Probe {
             target.y,
             self.held_frames,
             self.dragged_px,
-            self.fps,
+            fps,
             app.timing.solver_ms,
             app.timing.render_ms
         )

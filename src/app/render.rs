@@ -31,6 +31,8 @@ pub struct Display {
     pub particles: bool,
     /// Spheres, boxes and ground drawn.
     pub colliders: bool,
+    /// Bodies and colliders cast shadows on the ground.
+    pub shadows: bool,
     /// The analytic catenary drawn over ropes pinned at both ends.
     pub analytic: bool,
     /// The scene's caption shown over the view.
@@ -49,6 +51,7 @@ impl Default for Display {
             wireframe: false,
             particles: true,
             colliders: true,
+            shadows: true,
             analytic: true,
             caption: true,
             // A fixed 2%: switching method or substeps changes the colours,
@@ -123,6 +126,11 @@ impl Renderer {
     /// Draws everything in 3D with `camera`.
     pub fn draw(&mut self, world: &World, camera: &OrbitCamera, display: &Display, hl: Highlight) {
         set_camera(&camera.camera3d());
+        if display.shadows
+            && let Some(h) = super::shadow::ground(world)
+        {
+            super::shadow::draw(world, h);
+        }
         if display.colliders {
             draw_colliders(&world.colliders);
         }
@@ -248,7 +256,7 @@ impl Renderer {
                 self.normals.push(dy.cross(dx).normalize_or_zero());
             }
         }
-        let light = Vec3::new(0.4, 1.0, 0.6).normalize();
+        let light = super::shadow::LIGHT.normalize();
         let mut mesh = self.take_mesh();
         // Tiles of rows × columns go into the mesh one at a time so a big
         // cloth — even one with a row longer than the u16 indices reach —

@@ -124,3 +124,37 @@ pub(super) fn smooth(avg: &mut f32, sample: f32) {
         *avg * 0.9 + sample * 0.1
     };
 }
+
+/// Frames drawn per second of wall time, averaged over the last whole
+/// second (macroquad's own `get_fps` is one frame's inverse).
+pub(super) struct FpsMeter {
+    window: Stopwatch,
+    frames: u32,
+    fps: f32,
+}
+
+impl Default for FpsMeter {
+    fn default() -> Self {
+        Self {
+            window: Stopwatch::start(),
+            frames: 0,
+            fps: 0.0,
+        }
+    }
+}
+
+impl FpsMeter {
+    /// Counts a drawn frame; returns the last second's average.
+    pub fn tick(&mut self) -> f32 {
+        self.frames += 1;
+        let elapsed = self.window.seconds();
+        if elapsed >= 1.0 {
+            self.fps = self.frames as f32 / elapsed as f32;
+            *self = Self {
+                fps: self.fps,
+                ..Self::default()
+            };
+        }
+        self.fps
+    }
+}
