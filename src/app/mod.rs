@@ -22,6 +22,7 @@ mod render;
 mod scene_io;
 mod shadow;
 mod stepping;
+mod tube;
 mod sweep_panel;
 
 use std::path::{Path, PathBuf};

@@ -329,17 +329,23 @@ impl Renderer {
             if !drawn {
                 continue;
             }
-            Self::flush_if_full(&mut mesh, 4);
             let (pa, pb) = (pos[l.a], pos[l.b]);
+            if let Some(mode) = colour {
+                // Ropes, meshes and joins: lit tubes.
+                Self::flush_if_full(&mut mesh, 2 * super::tube::SIDES);
+                let (ca, cb) = (
+                    self.base_colour(l.a, ROPE, mode),
+                    self.base_colour(l.b, ROPE, mode),
+                );
+                let (ra, rb) = (radius[l.a] * width, radius[l.b] * width);
+                super::tube::add(&mut mesh, pa, pb, ra, rb, ca, cb, eye);
+                continue;
+            }
+            // The cloth wireframe: flat dark ribbons facing the eye.
+            Self::flush_if_full(&mut mesh, 4);
             let side = (pb - pa).cross(eye - (pa + pb) * 0.5).normalize_or_zero();
             let (wa, wb) = (side * radius[l.a] * width, side * radius[l.b] * width);
-            let (ca, cb) = match colour {
-                Some(mode) => (
-                    rgba(self.base_colour(l.a, ROPE, mode), 1.0),
-                    rgba(self.base_colour(l.b, ROPE, mode), 1.0),
-                ),
-                None => ([40, 40, 60, 255], [40, 40, 60, 255]),
-            };
+            let (ca, cb) = ([40, 40, 60, 255], [40, 40, 60, 255]);
             let base = mesh.vertices.len() as u16;
             mesh.vertices.extend([
                 vertex(pa - wa, ca),
