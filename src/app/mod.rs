@@ -22,8 +22,8 @@ mod render;
 mod scene_io;
 mod shadow;
 mod stepping;
-mod tube;
 mod sweep_panel;
+mod tube;
 
 use std::path::{Path, PathBuf};
 

@@ -87,6 +87,8 @@ pub struct Renderer {
     pub auto_max: f32,
     /// Upper end of the colour scale (strain or N), for the legend.
     pub scale_max: f32,
+    /// The cloth's weave, made on first use (it needs the GL context).
+    weave: Option<Texture2D>,
 }
 
 /// Blue → cyan → green → yellow → red for t ∈ [0, 1].
@@ -257,7 +259,9 @@ impl Renderer {
             }
         }
         let light = super::shadow::LIGHT.normalize();
+        let weave = self.weave.get_or_insert_with(weave).clone();
         let mut mesh = self.take_mesh();
+        mesh.texture = Some(weave);
         // Tiles of rows × columns go into the mesh one at a time so a big
         // cloth — even one with a row longer than the u16 indices reach —
         // splits into draw calls of at most CHUNK vertices.
@@ -281,7 +285,9 @@ impl Renderer {
                         };
                         let shade = 0.35 + 0.65 * n.dot(light).max(0.0);
                         let colour = self.base_colour(first + i, tint, display.colour);
-                        mesh.vertices.push(vertex(pos[i], rgba(colour, shade)));
+                        let mut v = vertex(pos[i], rgba(colour, shade));
+                        v.uv = vec2(c as f32 / (cols - 1) as f32, r as f32 / (rows - 1) as f32);
+                        mesh.vertices.push(v);
                     }
                 }
                 for r in 0..band_rows - 1 {
@@ -304,12 +310,13 @@ impl Renderer {
             }
             col_start += width - 1;
         }
+        mesh.texture = None;
         self.mesh = Some(mesh);
     }
 
-    /// Ribbons along the stretch constraints of body `b`, `width` × the
-    /// particle radius wide; `colour` None draws thin dark wireframe lines.
-    /// Draws body `b`'s links, or with `b` = [`JOINS`] the joins between bodies.
+    /// Body `b`'s links, or with `b` = [`JOINS`] the joins between bodies:
+    /// lit tubes `width` × the particle radius thick, or with `colour`
+    /// None thin dark ribbons (the cloth wireframe).
     fn links(
         &mut self,
         world: &World,
@@ -415,6 +422,30 @@ impl Renderer {
         flush(&mut mesh);
         self.mesh = Some(mesh);
     }
+}
+
+/// A light weave over the whole cloth: 32 × 32 squares, warp and weft
+/// alternating a little darker, and thin threads between them, so motion
+/// and stretch show on flat regions (it multiplies the vertex colours).
+fn weave() -> Texture2D {
+    const SIZE: usize = 256;
+    const CELL: usize = SIZE / 32;
+    let mut bytes = Vec::with_capacity(SIZE * SIZE * 4);
+    for y in 0..SIZE {
+        for x in 0..SIZE {
+            let checker = (x / CELL + y / CELL).is_multiple_of(2);
+            let thread = x.is_multiple_of(CELL) || y.is_multiple_of(CELL);
+            let v: u8 = match (thread, checker) {
+                (true, _) => 222,
+                (false, true) => 255,
+                (false, false) => 240,
+            };
+            bytes.extend([v, v, v, 255]);
+        }
+    }
+    let texture = Texture2D::from_rgba8(SIZE as u16, SIZE as u16, &bytes);
+    texture.set_filter(FilterMode::Linear);
+    texture
 }
 
 fn vertex(p: Vec3, color: [u8; 4]) -> Vertex {

@@ -13,7 +13,16 @@ pub const SIDES: usize = 6;
 /// Adds a tube from `a` (radius `ra`, colour `ca`) to `b` to `mesh`, lit
 /// as seen from `eye`. The caller makes room for 2·[`SIDES`] vertices.
 #[allow(clippy::too_many_arguments)]
-pub fn add(mesh: &mut Mesh, a: Vec3, b: Vec3, ra: f32, rb: f32, ca: [f32; 3], cb: [f32; 3], eye: Vec3) {
+pub fn add(
+    mesh: &mut Mesh,
+    a: Vec3,
+    b: Vec3,
+    ra: f32,
+    rb: f32,
+    ca: [f32; 3],
+    cb: [f32; 3],
+    eye: Vec3,
+) {
     let axis = (b - a).normalize_or_zero();
     if axis == Vec3::ZERO {
         return;
