@@ -134,7 +134,7 @@ impl Renderer {
             super::shadow::draw(world, h);
         }
         if display.colliders {
-            draw_colliders(&world.colliders);
+            draw_colliders(&world.colliders, camera.target);
         }
         self.compute_values(world, display);
         let eye = camera.eye();
@@ -524,17 +524,38 @@ fn draw_catenary(world: &World, b: usize, body: &Body, eye: Vec3) {
     }
 }
 
-fn draw_colliders(colliders: &[Collider]) {
+/// The ground's grid, fading into the background with distance from
+/// `centre` (the camera's target), so it ends instead of stopping at an
+/// edge: lines of 0.5 m squares in 0.25 m pieces, each blended toward the
+/// background from 4 m out to 10 m.
+fn draw_ground(height: f32, centre: Vec3) {
+    let (grid, back) = ([0.35, 0.38, 0.42], [0.11, 0.12, 0.14]);
+    let mid = vec3(centre.x.round(), height, centre.z.round());
+    let shade = |p: Vec3| {
+        let d = p.distance(vec3(centre.x, height, centre.z));
+        let t = ((d - 4.0) / 6.0).clamp(0.0, 1.0);
+        let t = t * t * (3.0 - 2.0 * t);
+        let c = |k: usize| grid[k] + (back[k] - grid[k]) * t;
+        Color::new(c(0), c(1), c(2), 1.0)
+    };
+    for k in -20..=20 {
+        let s = k as f32 * 0.5;
+        for piece in -40..40 {
+            let (a, b) = (piece as f32 * 0.25, (piece + 1) as f32 * 0.25);
+            for (p, q) in [
+                (mid + vec3(s, 0.0, a), mid + vec3(s, 0.0, b)),
+                (mid + vec3(a, 0.0, s), mid + vec3(b, 0.0, s)),
+            ] {
+                draw_line_3d(p, q, shade((p + q) * 0.5));
+            }
+        }
+    }
+}
+
+fn draw_colliders(colliders: &[Collider], centre: Vec3) {
     for c in colliders {
         match *c {
-            Collider::Ground { height, .. } => {
-                let grid = Color::new(0.35, 0.38, 0.42, 1.0);
-                for k in -20..=20 {
-                    let s = k as f32 * 0.5;
-                    draw_line_3d(vec3(s, height, -10.0), vec3(s, height, 10.0), grid);
-                    draw_line_3d(vec3(-10.0, height, s), vec3(10.0, height, s), grid);
-                }
-            }
+            Collider::Ground { height, .. } => draw_ground(height, centre),
             Collider::Sphere { center, radius, .. } => {
                 draw_sphere(
                     center,
