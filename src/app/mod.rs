@@ -20,6 +20,7 @@ mod recording;
 mod reload;
 mod render;
 mod scene_io;
+mod scenery;
 mod shadow;
 mod stepping;
 mod sweep_panel;
@@ -336,7 +337,7 @@ impl App {
             self.renderer.draw(twin, &camera, &self.display, hl);
         }
         if let Some((spring, radius)) = self.spring_ghost().filter(|_| self.display.analytic) {
-            render::draw_ghost_ball(&self.camera, spring.position(self.world.time()), radius);
+            scenery::draw_ghost_ball(&self.camera, spring.position(self.world.time()), radius);
         }
         egui_macroquad::draw();
         self.drawn_fps = self.fps_meter.tick();

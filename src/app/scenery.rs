@@ -1,0 +1,145 @@
+//! What is drawn besides the bodies: the ground's fading grid, the
+//! colliders, the analytic ghosts (catenary, spring ball) and the cloth's
+//! weave texture.
+
+use macroquad::models::{Mesh, draw_mesh};
+use macroquad::prelude::*;
+
+use super::camera::OrbitCamera;
+use super::render::vertex;
+use crate::analytic::Catenary;
+use crate::solver::{Body, Collider, World};
+
+/// A light weave over the whole cloth: 32 × 32 squares, warp and weft
+/// alternating a little darker, and thin threads between them, so motion
+/// and stretch show on flat regions (it multiplies the vertex colours).
+pub fn weave() -> Texture2D {
+    const SIZE: usize = 256;
+    const CELL: usize = SIZE / 32;
+    let mut bytes = Vec::with_capacity(SIZE * SIZE * 4);
+    for y in 0..SIZE {
+        for x in 0..SIZE {
+            let checker = (x / CELL + y / CELL).is_multiple_of(2);
+            let thread = x.is_multiple_of(CELL) || y.is_multiple_of(CELL);
+            let v: u8 = match (thread, checker) {
+                (true, _) => 222,
+                (false, true) => 255,
+                (false, false) => 240,
+            };
+            bytes.extend([v, v, v, 255]);
+        }
+    }
+    let texture = Texture2D::from_rgba8(SIZE as u16, SIZE as u16, &bytes);
+    texture.set_filter(FilterMode::Linear);
+    texture
+}
+
+/// The inextensible catenary through the ends of rope `b`, when exactly
+/// its two ends are pinned (not driven) under vertical gravity: what the
+/// rope should settle into. Drawn as a thin cyan ghost.
+pub fn draw_catenary(world: &World, b: usize, body: &Body, eye: Vec3) {
+    let p = &world.particles;
+    let first = body.first;
+    let Some((curve, _)) = Catenary::of_rope(world, b) else {
+        return;
+    };
+    let ghost = Color::new(0.3, 0.9, 1.0, 0.9);
+    let r = p.radius[first].max(0.005);
+    let steps = 64;
+    let points: Vec<Vec3> = (0..=steps)
+        .map(|k| curve.point(k as f32 / steps as f32))
+        .collect();
+    // A cyan band twice the rope's width, pushed behind it: where the rope
+    // lies exactly on the curve, the band shows as a cyan edge on both
+    // sides instead of vanishing under the rope.
+    let mut band = Mesh {
+        vertices: Vec::with_capacity(2 * points.len()),
+        indices: Vec::with_capacity(6 * steps),
+        texture: None,
+    };
+    let colour: [u8; 4] = Color::new(0.3, 0.9, 1.0, 0.55).into();
+    for (k, &x) in points.iter().enumerate() {
+        let along = points[(k + 1).min(steps)] - points[k.saturating_sub(1)];
+        let to_eye = (eye - x).normalize_or_zero();
+        let side = along.cross(to_eye).normalize_or_zero() * (2.0 * r);
+        let behind = x - to_eye * (2.0 * r);
+        band.vertices.push(vertex(behind - side, colour));
+        band.vertices.push(vertex(behind + side, colour));
+        if k > 0 {
+            let v = (2 * k) as u16;
+            band.indices.extend([v - 2, v - 1, v, v - 1, v + 1, v]);
+        }
+    }
+    draw_mesh(&band);
+    // And a dashed centre line on top, lifted toward the eye.
+    let lift = |x: Vec3| x + (eye - x).normalize_or_zero() * 2.0 * r;
+    for k in (0..steps).step_by(2) {
+        draw_line_3d(lift(points[k]), lift(points[k + 1]), ghost);
+    }
+}
+
+/// The ground's grid, fading into the background with distance from
+/// `centre` (the camera's target), so it ends instead of stopping at an
+/// edge: lines of 0.5 m squares in 0.25 m pieces, each blended toward the
+/// background from 4 m out to 10 m.
+fn draw_ground(height: f32, centre: Vec3) {
+    let (grid, back) = ([0.35, 0.38, 0.42], [0.11, 0.12, 0.14]);
+    let mid = vec3(centre.x.round(), height, centre.z.round());
+    let shade = |p: Vec3| {
+        let d = p.distance(vec3(centre.x, height, centre.z));
+        let t = ((d - 4.0) / 6.0).clamp(0.0, 1.0);
+        let t = t * t * (3.0 - 2.0 * t);
+        let c = |k: usize| grid[k] + (back[k] - grid[k]) * t;
+        Color::new(c(0), c(1), c(2), 1.0)
+    };
+    for k in -20..=20 {
+        let s = k as f32 * 0.5;
+        for piece in -40..40 {
+            let (a, b) = (piece as f32 * 0.25, (piece + 1) as f32 * 0.25);
+            for (p, q) in [
+                (mid + vec3(s, 0.0, a), mid + vec3(s, 0.0, b)),
+                (mid + vec3(a, 0.0, s), mid + vec3(b, 0.0, s)),
+            ] {
+                draw_line_3d(p, q, shade((p + q) * 0.5));
+            }
+        }
+    }
+}
+
+pub fn draw_colliders(colliders: &[Collider], centre: Vec3) {
+    for c in colliders {
+        match *c {
+            Collider::Ground { height, .. } => draw_ground(height, centre),
+            Collider::Sphere { center, radius, .. } => {
+                draw_sphere(
+                    center,
+                    radius * 0.985,
+                    None,
+                    Color::new(0.55, 0.58, 0.6, 1.0),
+                );
+                draw_sphere_wires(center, radius, None, Color::new(0.3, 0.32, 0.35, 1.0));
+            }
+            Collider::Box {
+                center,
+                half_extents,
+                ..
+            } => {
+                draw_cube(
+                    center,
+                    half_extents * 1.97,
+                    None,
+                    Color::new(0.55, 0.58, 0.6, 1.0),
+                );
+                draw_cube_wires(center, half_extents * 2.0, Color::new(0.3, 0.32, 0.35, 1.0));
+            }
+        }
+    }
+}
+
+/// A cyan wire ball at `pos`: an analytic answer drawn beside the
+/// simulation (the spring's mass where 2π√(αm) puts it).
+pub fn draw_ghost_ball(camera: &OrbitCamera, pos: Vec3, radius: f32) {
+    set_camera(&camera.camera3d());
+    draw_sphere_wires(pos, radius, None, Color::new(0.3, 0.9, 1.0, 0.9));
+    set_default_camera();
+}
