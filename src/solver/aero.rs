@@ -165,7 +165,11 @@ pub(crate) fn corner_dv(
     // Written as (cap)·min(1, rate) so that no product overflows into
     // ∞·0: the caps hold for any speed, density or mass.
     // Drag: at most stops the triangle's normal motion.
-    let drag = normal.abs() * (q * cd * normal.abs()).min(1.0);
+    let drag = if cd > 0.0 {
+        normal.abs() * (q * cd * normal.abs()).min(1.0)
+    } else {
+        0.0
+    };
     let dv_drag = -n * (drag * normal.signum());
     // Lift: along −sign(v·n̂)·(n̂ − (n̂·v̂)v̂), at most the triangle's speed.
     let across = n - rel * (n.dot(rel) / (speed * speed));
