@@ -124,13 +124,7 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
             0.0
         }
     )?;
-    say!(
-        "final: max strain {:.4}%  max tension {:.4} N  kinetic {:.6} J  potential {:.6} J",
-        100.0 * world.max_strain(),
-        world.max_tension(),
-        world.kinetic_energy(),
-        world.potential_energy()
-    )?;
+    say!("{}", final_line(&world))?;
     let pieces = world.pieces();
     for (b, (body, def)) in world.bodies().iter().zip(&scene.bodies).enumerate() {
         let kind = match def {
@@ -145,6 +139,17 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         )?;
     }
     Ok(())
+}
+
+/// The "final: …" line of `run` and `replay`: strain, tension, energies.
+pub fn final_line(world: &World) -> String {
+    format!(
+        "final: max strain {:.4}%  max tension {:.4} N  kinetic {:.6} J  potential {:.6} J",
+        100.0 * world.max_strain(),
+        world.max_tension(),
+        world.kinetic_energy(),
+        world.potential_energy()
+    )
 }
 
 /// "particles: …  constraints: …  colours: …  threads: …" of a summary line.

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::scene::{self, Scene, SceneError, SceneErrors, SolverDef};
+use crate::scene::{self, Scene, SceneErrors, SolverDef};
 use crate::solver::{Hand, Settings, World};
 
 /// One input, applied just before a frame is stepped.
@@ -216,19 +216,7 @@ pub fn validate(rec: &Recording, path: &Path) -> Result<(), SceneErrors> {
             problems.push((field, message));
         }
     }
-    if problems.is_empty() {
-        return Ok(());
-    }
-    Err(SceneErrors(
-        problems
-            .into_iter()
-            .map(|(field, message)| SceneError::Invalid {
-                path: path.to_path_buf(),
-                field,
-                message,
-            })
-            .collect(),
-    ))
+    SceneErrors::check(path, problems)
 }
 
 /// Reads and checks a recording file.
@@ -238,21 +226,9 @@ pub fn load(path: &Path) -> Result<Recording, SceneErrors> {
 
 /// Parses and validates a recording's text; `path` names it in errors.
 pub fn parse(text: &str, path: &Path) -> Result<Recording, SceneErrors> {
-    let rec: Recording = scene::ron_options().from_str(text).map_err(|e| {
-        SceneErrors(vec![SceneError::Parse {
-            path: path.to_path_buf(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
-        }])
-    })?;
+    let rec: Recording = scene::from_ron(text, path)?;
     validate(&rec, path)?;
     Ok(rec)
-}
-
-/// Writes a recording (temp file + rename).
-pub fn save(path: &Path, rec: &Recording) -> Result<(), SceneError> {
-    scene::write_text(path, &to_text(rec))
 }
 
 /// A recording as RON text, as [`load`] reads it.
@@ -276,14 +252,7 @@ pub fn run(path: &Path) -> anyhow::Result<()> {
         rec.events.len(),
         started.elapsed().as_secs_f64()
     )?;
-    writeln!(
-        out,
-        "final: max strain {:.4}%  max tension {:.4} N  kinetic {:.6} J  potential {:.6} J",
-        100.0 * world.max_strain(),
-        world.max_tension(),
-        world.kinetic_energy(),
-        world.potential_energy()
-    )?;
+    writeln!(out, "{}", crate::headless::final_line(&world))?;
     Ok(())
 }
 

@@ -174,19 +174,6 @@ fn a_free_hub_on_more_links_than_colours_sags_as_the_analytic_spring_network() {
     assert!(scalar.particles.pos == w.particles.pos);
 }
 
-/// FNV-1a over the bit patterns of every position.
-fn position_hash(w: &World) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for p in &w.particles.pos {
-        for x in p.to_array() {
-            for byte in x.to_bits().to_le_bytes() {
-                hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-    }
-    hash
-}
-
 /// The positions after 300 frames, hashed, must match these constants on
 /// every machine and for every thread count. An intended change of the
 /// physics changes them: run this test with `--nocapture`, check the new

@@ -3,22 +3,12 @@
 //! the stored hashes bit for bit. An intended physics change updates them:
 //! run with `--nocapture`, check the physics tests, paste the new hashes.
 
+mod common;
+
 use std::path::Path;
 
 use catenary::record;
-
-/// FNV-1a over the bit patterns of every position.
-fn position_hash(w: &catenary::solver::World) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for p in &w.particles.pos {
-        for x in p.to_array() {
-            for byte in x.to_bits().to_le_bytes() {
-                hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
-            }
-        }
-    }
-    hash
-}
+use common::position_hash;
 
 const GOLDEN: [(&str, u64); 2] = [
     ("rope_throw_and_pin.ron", 0xf89244aef69b5e58),

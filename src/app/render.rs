@@ -433,7 +433,7 @@ pub(super) fn vertex(p: Vec3, color: [u8; 4]) -> Vertex {
     }
 }
 
-fn flush(mesh: &mut Mesh) {
+pub(super) fn flush(mesh: &mut Mesh) {
     if !mesh.indices.is_empty() {
         draw_mesh(mesh);
     }

@@ -8,9 +8,10 @@
 //! overlapping shadows do not darken twice, and contact reads at a glance
 //! (a body on the ground touches its own shadow).
 
-use macroquad::models::{Mesh, Vertex, draw_mesh};
+use macroquad::models::Mesh;
 use macroquad::prelude::*;
 
+use super::render::{flush, vertex};
 use crate::solver::{Collider, LinkKind, Shape, World};
 
 /// Direction toward the key light (the bodies' shading uses it too).
@@ -78,7 +79,7 @@ pub fn draw(world: &World, h: f32) {
                 let base = mesh.vertices.len();
                 for r in first..=last {
                     mesh.vertices
-                        .extend((0..columns).map(|c| shadow_vertex(at(r, c))));
+                        .extend((0..columns).map(|c| vertex(at(r, c), SHADOW)));
                 }
                 for r in 0..last - first {
                     for c in 0..columns - 1 {
@@ -152,25 +153,8 @@ fn polygon(mesh: &mut Mesh, corners: &[Vec3]) {
     }
     let base = mesh.vertices.len() as u16;
     mesh.vertices
-        .extend(corners.iter().map(|&p| shadow_vertex(p)));
+        .extend(corners.iter().map(|&p| vertex(p, SHADOW)));
     for k in 1..corners.len() as u16 - 1 {
         mesh.indices.extend([base, base + k, base + k + 1]);
     }
-}
-
-fn shadow_vertex(p: Vec3) -> Vertex {
-    Vertex {
-        position: p,
-        uv: Vec2::ZERO,
-        color: SHADOW,
-        normal: Vec4::ZERO,
-    }
-}
-
-fn flush(mesh: &mut Mesh) {
-    if !mesh.indices.is_empty() {
-        draw_mesh(mesh);
-    }
-    mesh.vertices.clear();
-    mesh.indices.clear();
 }

@@ -44,3 +44,23 @@ pub enum SceneError {
 #[derive(Debug, thiserror::Error)]
 #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
 pub struct SceneErrors(pub Vec<SceneError>);
+
+impl SceneErrors {
+    /// Ok when `problems` — (field, what is accepted) — is empty, else
+    /// one [`SceneError::Invalid`] per problem, in `path`.
+    pub fn check(path: &std::path::Path, problems: Vec<(String, String)>) -> Result<(), Self> {
+        if problems.is_empty() {
+            return Ok(());
+        }
+        Err(Self(
+            problems
+                .into_iter()
+                .map(|(field, message)| SceneError::Invalid {
+                    path: path.to_path_buf(),
+                    field,
+                    message,
+                })
+                .collect(),
+        ))
+    }
+}

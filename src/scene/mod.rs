@@ -32,18 +32,24 @@ pub fn ron_options() -> ron::Options {
 
 /// Parses and validates scene text; `path` is only used in messages.
 pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneErrors> {
+    let scene: Scene = from_ron(text, path)?;
+    scene.validate(path)?;
+    Ok(scene)
+}
+
+/// Reads RON text of catenary's formats (a scene, a recording), without
+/// validating it; a syntax error names `path`, line and column.
+pub fn from_ron<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Result<T, SceneErrors> {
     // Editors on some systems start UTF-8 files with a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let scene: Scene = ron_options().from_str(text).map_err(|e| {
+    ron_options().from_str(text).map_err(|e| {
         SceneErrors(vec![SceneError::Parse {
             path: path.to_path_buf(),
             line: e.span.start.line,
             column: e.span.start.col,
             message: e.code.to_string(),
         }])
-    })?;
-    scene.validate(path)?;
-    Ok(scene)
+    })
 }
 
 /// Largest scene file read (bytes): far more than the 2,000,000-particle
@@ -122,20 +128,7 @@ impl Scene {
     /// Checks every field's range (what [`parse`] does after reading);
     /// `path` is only used in the messages.
     pub fn validate(&self, path: &Path) -> Result<(), SceneErrors> {
-        let problems = validate::validate(self);
-        if problems.is_empty() {
-            return Ok(());
-        }
-        Err(SceneErrors(
-            problems
-                .into_iter()
-                .map(|(field, message)| SceneError::Invalid {
-                    path: path.to_path_buf(),
-                    field,
-                    message,
-                })
-                .collect(),
-        ))
+        SceneErrors::check(path, validate::validate(self))
     }
 
     /// The scene as RON text, in the same format [`parse`] reads.

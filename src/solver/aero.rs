@@ -121,17 +121,6 @@ impl Aero {
             self.dv.resize(particles, Vec3::ZERO);
         }
     }
-
-    /// Body `body`'s (C_d, C_l), if it has triangles.
-    pub fn coefficients_of(&self, body: usize) -> Option<(f32, f32)> {
-        let (_, range) = self.bodies.iter().find(|(b, _)| *b == body)?;
-        Some(
-            self.coefficients
-                .get(range.start)
-                .copied()
-                .unwrap_or((0.0, 0.0)),
-        )
-    }
 }
 
 /// The velocity change (m/s) over a substep of `h` seconds that a triangle

@@ -46,7 +46,7 @@ pub fn angle_and_gradient(x: [DVec3; 4]) -> Option<(f64, [DVec3; 4])> {
     Some((theta, [g1, g2, g3, g4]))
 }
 
-/// `a` − `b` wrapped into (−π, π].
+/// `angle` wrapped into (−π, π].
 pub fn wrap(angle: f64) -> f64 {
     let tau = std::f64::consts::TAU;
     let a = angle.rem_euclid(tau);

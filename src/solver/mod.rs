@@ -446,11 +446,6 @@ impl World {
         true
     }
 
-    /// The cloth triangles' drag and lift.
-    pub fn aero(&self) -> &Aero {
-        &self.aero
-    }
-
     /// The tethers (which bodies, and each particle's pin and length).
     pub fn tethers(&self) -> &Tethers {
         &self.tethers

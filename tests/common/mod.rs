@@ -103,3 +103,16 @@ pub fn assert_energy_never_rises(mut world: World, frames: usize, tolerance: f64
     assert_sane(&world, 1e4);
     world
 }
+
+/// FNV-1a over the bit patterns of every position: equal hashes, equal bits.
+pub fn position_hash(w: &World) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for p in &w.particles.pos {
+        for x in p.to_array() {
+            for byte in x.to_bits().to_le_bytes() {
+                hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
