@@ -24,6 +24,29 @@ const HANGING_ROPE: &str = "Scene(
     camera: (target: (0.0, 1.8, 0.0), distance: 3.0, yaw: 0.0, pitch: 0.0),
 )";
 
+/// A sheet hanging face-on to the camera beside a rope, both pinned: in
+/// view from the first frame, whatever virtual time the screenshot takes.
+const SHEET_AND_ROPE: &str = "Scene(
+    name: \"browser test: sheet and rope\",
+    bodies: [
+        Cloth(origin: (-1.0, 2.2, 0.0), size: (1.2, 1.0), resolution: (16, 12), pins: [(0, 0), (0, -1)]),
+        Rope(start: (0.8, 2.2, 0.0), end: (0.8, 1.2, 0.0), segments: 10, radius: 0.03, pins: [0]),
+    ],
+    colliders: [Ground()],
+    camera: (target: (-0.1, 1.6, 0.0), distance: 3.2, yaw: 0.0, pitch: 0.0),
+)";
+
+/// `scene` percent-encoded for a `#scene=` link.
+fn fragment(scene: &str) -> String {
+    scene
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
 fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -177,7 +200,8 @@ fn the_browser_build_draws_the_scene_steps_it_and_a_drag_moves_a_particle() {
     let scratch = std::env::temp_dir().join(format!("catenary-web-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
 
-    // 1. A screenshot of the default scene after 3 s of virtual time.
+    // 1. A screenshot after 3 s of virtual time (how far the simulation
+    //    got by then varies, so the scene is in view from its first frame).
     let shot = scratch.join("web.png");
     let status = browser(&scratch.join("profile-shot"))
         .args([
@@ -185,7 +209,10 @@ fn the_browser_build_draws_the_scene_steps_it_and_a_drag_moves_a_particle() {
             "--virtual-time-budget=3000",
         ])
         .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!("http://127.0.0.1:{port}/"))
+        .arg(format!(
+            "http://127.0.0.1:{port}/#scene={}",
+            fragment(SHEET_AND_ROPE)
+        ))
         .status()
         .unwrap();
     assert!(status.success(), "chromium --screenshot failed");
@@ -205,6 +232,7 @@ fn the_browser_build_draws_the_scene_steps_it_and_a_drag_moves_a_particle() {
         .flat_map(|y| (w * 4 / 5..w).map(move |x| (x, y)))
         .filter(|&(x, y)| img.get_pixel(x, y)[1] > 110)
         .count();
+    println!("screenshot: cloth {blue} px, rope {tan} px, panel text {text} px");
     assert!(
         blue > 5000 && tan > 300 && text > 2000,
         "{}: cloth {blue} px, rope {tan} px, panel text {text} px",
@@ -213,13 +241,7 @@ fn the_browser_build_draws_the_scene_steps_it_and_a_drag_moves_a_particle() {
 
     // 2. The hook, in real time: the hanging rope from a link, dragged by
     //    index.html's driver.
-    let link: String = HANGING_ROPE
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect();
+    let link = fragment(HANGING_ROPE);
     let profile = scratch.join("profile-hook");
     let mut command = browser(&profile);
     command
