@@ -131,9 +131,15 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
             scene::BodyDef::Rope(_) => "Rope",
             scene::BodyDef::Cloth(_) => "Cloth",
             scene::BodyDef::Mesh(_) => "Mesh",
+            scene::BodyDef::Balloon(_) => "Balloon",
+            scene::BodyDef::SoftBox(_) => "SoftBox",
         };
+        let volume = world
+            .enclosed_volume(b)
+            .map(|v| format!(", volume {v:.5} m³"))
+            .unwrap_or_default();
         say!(
-            "body {b} ({kind}): particles {}, pieces {}",
+            "body {b} ({kind}): particles {}, pieces {}{volume}",
             body.count,
             pieces[b]
         )?;

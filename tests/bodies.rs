@@ -249,7 +249,7 @@ fn the_flag_flutters_more_with_air_on_its_faces_than_with_uniform_drag() {
 /// Two triangles hinged on the x axis, flat at rest, bent to `angle`
 /// (rad) and left free without gravity; the angle after 4 s.
 fn hinge_after(angle: f32) -> (f32, World) {
-    use catenary::solver::{Dihedrals, Settings};
+    use catenary::solver::{QuadKind, Settings, dihedral_angle};
     let mut w = World::new(Settings {
         gravity: glam::Vec3::ZERO,
         air_drag: 2.0,
@@ -278,15 +278,15 @@ fn hinge_after(angle: f32) -> (f32, World) {
     }
     w.constraints.sort_colours();
     let hinge = [0, 1, 2, 3];
-    let rest = Dihedrals::angle_of(&w.particles.pos, hinge).unwrap();
-    w.dihedrals.add(hinge, rest, 1e-2, 0);
+    let rest = dihedral_angle(&w.particles.pos, hinge).unwrap();
+    w.quads.add(QuadKind::Dihedral, hinge, rest, 1e-2, 0);
     // Bend: turn the second wing about the edge by `angle`.
     let bent = wing(std::f32::consts::PI + angle, 0.6);
     w.set_particle(1, bent, glam::Vec3::ZERO);
     for _ in 0..240 {
         w.step();
     }
-    let theta = Dihedrals::angle_of(&w.particles.pos, hinge).unwrap();
+    let theta = dihedral_angle(&w.particles.pos, hinge).unwrap();
     (theta - rest, w)
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use catenary::scene;
+use catenary::scene::BodyDef;
 
 fn catenary(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_catenary"))
@@ -249,8 +250,11 @@ fn save_then_load_gives_the_same_world() {
         world.set_pinned(body.first + body.count / 2, true);
         world.set_pinned(body.first, false);
         world.settings.substeps = 13;
+        // A soft box has no self-collision field (its tetrahedra keep it
+        // from passing through itself): the panel offers no switch.
+        let has_field = !matches!(scene.bodies[0], BodyDef::SoftBox(_));
         let colliding = !world.self_collision(0);
-        let switched = world.set_self_collision(0, colliding);
+        let switched = has_field && world.set_self_collision(0, colliding);
         scene.capture(&world);
         let out = dir.join(path.file_name().unwrap());
         scene::save(&out, &scene).unwrap();
@@ -266,7 +270,7 @@ fn save_then_load_gives_the_same_world() {
         );
         assert_eq!(rebuilt.settings, world.settings);
         assert_eq!(rebuilt.constraints.len(), world.constraints.len());
-        // Ropes and cloths can switch self-collision at run time; meshes cannot.
+        // Ropes, cloths and balloons can switch self-collision at run time; meshes cannot.
         assert_eq!(rebuilt.self_collision(0), switched, "{}", path.display());
         assert!(
             !out.with_extension("ron.tmp").exists(),
@@ -392,7 +396,6 @@ fn files_that_are_not_scenes_or_not_writable_fail_cleanly() {
 
 #[test]
 fn scaling_a_mesh_keeps_its_links_different_and_save_keeps_the_scaled_values() {
-    use catenary::scene::BodyDef;
     use catenary::solver::LinkKind;
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/rope_bridge.ron");
     let mut s = scene::load(&path).unwrap();

@@ -54,6 +54,14 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("flag_in_wind (aero)", scene_world("flag_in_wind.ron")),
         ("cloth_dihedral", scene_world("cloth_dihedral.ron")),
         ("tied_hammock (joins)", scene_world("tied_hammock.ron")),
+        (
+            "wrecking_ball (soft box, joins, contacts)",
+            scene_world("wrecking_ball.ron"),
+        ),
+        (
+            "balloon_on_string (gas)",
+            scene_world("balloon_on_string.ron"),
+        ),
         ("star", star()),
         ("free hub", free_hub(100, 0.01)),
     ];

@@ -12,6 +12,7 @@ mod lanes;
 mod overlay;
 mod panel;
 mod panel_bodies;
+mod panel_solid;
 mod panel_view;
 mod platform;
 mod plots;
@@ -23,6 +24,7 @@ mod scene_io;
 mod scenery;
 mod shadow;
 mod stepping;
+mod surface;
 mod sweep_panel;
 mod tube;
 

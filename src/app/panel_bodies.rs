@@ -7,7 +7,7 @@ use egui_macroquad::egui::{self, RichText};
 use super::App;
 use super::panel::slider;
 use crate::scene::BodyDef;
-use crate::solver::{LinkKind, Method, limits};
+use crate::solver::{LinkKind, Method, QuadKind, limits};
 
 impl App {
     pub(super) fn bodies_section(&mut self, ui: &mut egui::Ui) {
@@ -16,6 +16,7 @@ impl App {
         let mut toggles: Vec<(usize, bool)> = Vec::new();
         let mut tether_toggles: Vec<(usize, bool)> = Vec::new();
         let mut dihedral_edits: Vec<(usize, f32)> = Vec::new();
+        let mut solid_edits = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let kinds: &[(LinkKind, &str)] = match def {
                 BodyDef::Rope(_) => &[(LinkKind::Stretch, "links"), (LinkKind::Bend, "bending")],
@@ -25,11 +26,15 @@ impl App {
                     (LinkKind::Bend, "bending"),
                 ],
                 BodyDef::Mesh(_) => &[(LinkKind::Stretch, "links")],
+                BodyDef::Balloon(_) => &[(LinkKind::Stretch, "stretch")],
+                BodyDef::SoftBox(_) => &[(LinkKind::Stretch, "edges")],
             };
             let title = match def {
                 BodyDef::Rope(_) => format!("{b}: rope"),
                 BodyDef::Cloth(_) => format!("{b}: cloth"),
                 BodyDef::Mesh(_) => format!("{b}: mesh"),
+                BodyDef::Balloon(_) => format!("{b}: balloon"),
+                BodyDef::SoftBox(_) => format!("{b}: soft box"),
             };
             egui::CollapsingHeader::new(title)
                 .default_open(b < 2)
@@ -49,7 +54,7 @@ impl App {
                                 edits.push((b, kind, Edit::Scale(v / hi)));
                             }
                         }
-                        if let Some(alpha) = self.world.dihedrals.compliance(b) {
+                        if let Some(alpha) = self.world.quads.compliance(b, QuadKind::Dihedral) {
                             let mut v = alpha;
                             if ui
                                 .add(
@@ -72,7 +77,8 @@ impl App {
                     .on_disabled_hover_text(
                         "PBD has no compliance: stiffness k and the substep count set it",
                     );
-                    if !matches!(def, BodyDef::Mesh(_)) {
+                    solid_edits.extend(self.solid_ui(ui, b).map(|e| (b, e)));
+                    if matches!(def, BodyDef::Rope(_) | BodyDef::Cloth(_) | BodyDef::Balloon(_)) {
                         let mut on = self.world.self_collision(b);
                         if ui
                             .checkbox(&mut on, "self-collision")
@@ -81,6 +87,8 @@ impl App {
                         {
                             toggles.push((b, on));
                         }
+                    }
+                    if matches!(def, BodyDef::Rope(_) | BodyDef::Cloth(_)) {
                         let mut tethered = self.world.tethers().has(b);
                         if ui
                             .checkbox(&mut tethered, "tethers")
@@ -96,11 +104,18 @@ impl App {
                 });
         }
         self.joins_section(ui);
+        for (b, edit) in solid_edits {
+            self.apply_solid(b, edit);
+        }
         for (b, alpha) in dihedral_edits {
-            self.world.dihedrals.set_compliance(b, alpha);
-            self.twin_do(|w| w.dihedrals.set_compliance(b, alpha));
-            if let BodyDef::Cloth(c) = &mut self.scene.bodies[b] {
-                c.bend_compliance = Some(alpha); // kept by Reset
+            self.world
+                .quads
+                .set_compliance(b, QuadKind::Dihedral, alpha);
+            self.twin_do(|w| w.quads.set_compliance(b, QuadKind::Dihedral, alpha));
+            match &mut self.scene.bodies[b] {
+                BodyDef::Cloth(c) => c.bend_compliance = Some(alpha), // kept by Reset
+                BodyDef::Balloon(bl) => bl.bend_compliance = Some(alpha),
+                _ => {}
             }
         }
         for (b, wanted) in tether_toggles {
@@ -111,7 +126,7 @@ impl App {
             match &mut self.scene.bodies[b] {
                 BodyDef::Rope(r) => r.tethers = wanted, // kept by Reset
                 BodyDef::Cloth(c) => c.tethers = wanted,
-                BodyDef::Mesh(_) => {}
+                _ => {}
             }
         }
         for (b, wanted) in toggles {
@@ -128,7 +143,8 @@ impl App {
             match &mut self.scene.bodies[b] {
                 BodyDef::Rope(r) => r.self_collision = on, // kept by Reset
                 BodyDef::Cloth(c) => c.self_collision = on,
-                BodyDef::Mesh(_) => {}
+                BodyDef::Balloon(bl) => bl.self_collision = on,
+                _ => {}
             }
         }
         for (b, kind, edit) in edits {

@@ -6,7 +6,7 @@ use egui_macroquad::egui::{self, RichText};
 use super::panel::slider;
 use super::render::ColourMode;
 use super::{App, plots};
-use crate::solver::Method;
+use crate::solver::{Method, QuadKind};
 
 impl App {
     pub(super) fn display_section(&mut self, ui: &mut egui::Ui) {
@@ -99,15 +99,17 @@ impl App {
                 ),
                 "distance constraints; a colour holds constraints sharing no particle",
             );
-            if !w.dihedrals.is_empty() {
+            if !w.quads.is_empty() {
                 row(
-                    "dihedral",
+                    "quads",
                     format!(
-                        "{} in {} colours",
-                        w.dihedrals.len(),
-                        w.dihedrals.colour_count()
+                        "{} dihedral, {} volume in {} colours",
+                        w.quads.count(QuadKind::Dihedral),
+                        w.quads.count(QuadKind::Volume),
+                        w.quads.colour_count()
                     ),
-                    "bending constraints on the angle between two triangles",
+                    "four-particle constraints: bending angles between two triangles, \
+                     tetrahedron volumes",
                 );
             }
             row(

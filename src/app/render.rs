@@ -76,13 +76,13 @@ const CHUNK: usize = 60_000;
 /// Reused buffers, so drawing allocates nothing after the first frames.
 #[derive(Default)]
 pub struct Renderer {
-    mesh: Option<Mesh>,
+    pub(super) mesh: Option<Mesh>,
     /// Per-particle value of the colour mode.
     value: Vec<f32>,
     /// Per particle: which cloth edges from it still exist (bits: right, down, diagonal ↘);
     /// torn cells are not drawn.
     edges: Vec<u8>,
-    normals: Vec<Vec3>,
+    pub(super) normals: Vec<Vec3>,
     /// The largest value of the last frame (strain or N), what `auto` uses.
     pub auto_max: f32,
     /// Upper end of the colour scale (strain or N), for the legend.
@@ -107,7 +107,7 @@ pub fn colormap(t: f32) -> [f32; 3] {
     [0, 1, 2].map(|k| a[k] + (b[k] - a[k]) * f)
 }
 
-fn rgba(c: [f32; 3], shade: f32) -> [u8; 4] {
+pub(super) fn rgba(c: [f32; 3], shade: f32) -> [u8; 4] {
     let s = |x: f32| ((x * shade).clamp(0.0, 1.0) * 255.0) as u8;
     [s(c[0]), s(c[1]), s(c[2]), 255]
 }
@@ -150,12 +150,18 @@ impl Renderer {
                     }
                 }
                 Shape::Rope | Shape::Mesh => self.links(world, b, eye, 1.0, Some(display.colour)),
+                Shape::Closed { ref triangles } => {
+                    self.closed(world, b, triangles, eye, display);
+                    if display.wireframe {
+                        self.links(world, b, eye, 0.3, None);
+                    }
+                }
             }
             if display.analytic && body.shape == Shape::Rope {
                 draw_catenary(world, b, body, eye);
             }
             // Dots: every rope/mesh particle when asked; pinned, driven and highlighted always.
-            let all = display.particles && !matches!(body.shape, Shape::Cloth { .. });
+            let all = display.particles && matches!(body.shape, Shape::Rope | Shape::Mesh);
             self.dots(world, body.range(), all, (right, up), hl, display.colour);
         }
         self.links(world, JOINS, eye, 0.6, Some(display.colour));
@@ -170,7 +176,7 @@ impl Renderer {
         set_default_camera();
     }
 
-    fn take_mesh(&mut self) -> Mesh {
+    pub(super) fn take_mesh(&mut self) -> Mesh {
         self.mesh.take().unwrap_or(Mesh {
             vertices: Vec::new(),
             indices: Vec::new(),
@@ -179,7 +185,7 @@ impl Renderer {
     }
 
     /// Draws and empties `mesh` when another `verts` would not fit in a draw call.
-    fn flush_if_full(mesh: &mut Mesh, verts: usize) {
+    pub(super) fn flush_if_full(mesh: &mut Mesh, verts: usize) {
         if mesh.vertices.len() + verts > CHUNK {
             flush(mesh);
         }
@@ -230,7 +236,7 @@ impl Renderer {
         self.scale_max = fixed.unwrap_or(max).max(1e-6);
     }
 
-    fn base_colour(&self, i: usize, plain: [f32; 3], mode: ColourMode) -> [f32; 3] {
+    pub(super) fn base_colour(&self, i: usize, plain: [f32; 3], mode: ColourMode) -> [f32; 3] {
         match mode {
             ColourMode::Plain => plain,
             _ => colormap(self.value[i] / self.scale_max),

@@ -54,6 +54,12 @@ pub fn draw(world: &World, h: f32) {
     let pos = &world.particles.pos;
     let radius = &world.particles.radius;
     for body in world.bodies() {
+        if let Shape::Closed { triangles } = &body.shape {
+            for t in triangles {
+                let [a, b, c] = t.map(|i| onto(pos[body.first + i as usize]));
+                polygon(&mut mesh, &[a, b, c]);
+            }
+        }
         if let Shape::Cloth { columns, rows } = body.shape {
             let at = |r: usize, c: usize| onto(pos[body.first + r * columns + c]);
             if 2 * columns > CHUNK {
@@ -96,7 +102,7 @@ pub fn draw(world: &World, h: f32) {
     for l in world.constraints.iter() {
         let cloth = matches!(
             world.bodies()[l.tag.body as usize].shape,
-            Shape::Cloth { .. }
+            Shape::Cloth { .. } | Shape::Closed { .. }
         );
         if (cloth && l.tag.kind != LinkKind::Join) || l.tag.kind == LinkKind::Bend {
             continue;

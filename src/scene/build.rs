@@ -4,7 +4,9 @@ use glam::Vec3;
 
 use super::schema::*;
 use super::validate::resolve_index;
-use crate::solver::{Body, Collider, Dihedrals, Driver, LinkKind, Settings, Shape, Tag, World};
+use crate::solver::{
+    Body, Collider, Driver, LinkKind, QuadKind, Settings, Shape, Tag, World, dihedral_angle,
+};
 
 impl From<&SolverDef> for Settings {
     fn from(s: &SolverDef) -> Self {
@@ -53,6 +55,8 @@ pub(crate) fn build(scene: &Scene) -> World {
             BodyDef::Rope(r) => rope(&mut world, i, r),
             BodyDef::Cloth(c) => cloth(&mut world, i, c),
             BodyDef::Mesh(m) => mesh(&mut world, i, m),
+            BodyDef::Balloon(b) => super::solid::balloon(&mut world, i, b),
+            BodyDef::SoftBox(s) => super::solid::soft_box(&mut world, i, s),
         };
         let count = world.particles.len() - first;
         world.add_body(Body {
@@ -60,6 +64,9 @@ pub(crate) fn build(scene: &Scene) -> World {
             count,
             shape,
         });
+        if let BodyDef::Balloon(b) = body {
+            super::solid::gas(&mut world, i, b);
+        }
         self_collision(&mut world, i, body);
         tethers(&mut world, i, body);
         aero(&mut world, i, body);
@@ -244,6 +251,8 @@ fn self_collision(world: &mut World, body: usize, def: &BodyDef) {
             (rest, r.self_collision)
         }
         BodyDef::Cloth(c) => (world.particles.pos[b.range()].to_vec(), c.self_collision),
+        BodyDef::Balloon(bl) => (world.particles.pos[b.range()].to_vec(), bl.self_collision),
+        BodyDef::SoftBox(_) => (world.particles.pos[b.range()].to_vec(), false),
         BodyDef::Mesh(_) => return,
     };
     world.set_rest_shape(body, rest);
@@ -355,8 +364,8 @@ fn dihedrals(world: &mut World, body: usize, rows: usize, cols: usize, first: us
         }
     }
     for h in hinges {
-        let rest = Dihedrals::angle_of(&world.particles.pos, h).unwrap_or(0.0);
-        world.dihedrals.add(h, rest, bend, body);
+        let rest = dihedral_angle(&world.particles.pos, h).unwrap_or(0.0);
+        world.quads.add(QuadKind::Dihedral, h, rest, bend, body);
     }
 }
 

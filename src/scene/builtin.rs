@@ -3,6 +3,10 @@
 
 /// (file name, RON text) of every shipped scene, in file-name order.
 pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "balloon_on_string.ron",
+        include_str!("../../scenes/balloon_on_string.ron"),
+    ),
     ("catenary.ron", include_str!("../../scenes/catenary.ron")),
     (
         "cloth_dihedral.ron",
@@ -65,12 +69,20 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../scenes/rope_bridge.ron"),
     ),
     ("rope_pile.ron", include_str!("../../scenes/rope_pile.ron")),
+    (
+        "soft_bodies.ron",
+        include_str!("../../scenes/soft_bodies.ron"),
+    ),
     ("tearing.ron", include_str!("../../scenes/tearing.ron")),
     (
         "tied_hammock.ron",
         include_str!("../../scenes/tied_hammock.ron"),
     ),
     ("waves.ron", include_str!("../../scenes/waves.ron")),
+    (
+        "wrecking_ball.ron",
+        include_str!("../../scenes/wrecking_ball.ron"),
+    ),
 ];
 
 /// The scene the window opens when given none.

@@ -3,7 +3,7 @@
 
 use super::schema::*;
 use super::validate::resolve_index;
-use crate::solver::{Shape, World};
+use crate::solver::{QuadKind, Shape, World};
 
 impl Scene {
     /// Copies what can change at run time — solver settings, pins,
@@ -35,6 +35,13 @@ impl Scene {
                         p.pinned = world.particles.is_pinned(body.first + k);
                     }
                 }
+                (BodyDef::Balloon(bl), _) => {
+                    bl.self_collision = world.self_collision(b);
+                    bl.pins = pinned.map(|i| (i - body.first) as i64).collect();
+                }
+                (BodyDef::SoftBox(s), _) => {
+                    s.pins = pinned.map(|i| (i - body.first) as i64).collect();
+                }
                 (BodyDef::Cloth(_), _) => unreachable!("cloth bodies have cloth shapes"),
             }
         }
@@ -64,9 +71,11 @@ impl Scene {
                     cl.shear_compliance = c.compliance(b, Shear).unwrap_or(cl.shear_compliance);
                     cl.bend_compliance = c
                         .compliance(b, Bend)
-                        .or(world.dihedrals.compliance(b))
+                        .or(world.quads.compliance(b, QuadKind::Dihedral))
                         .or(cl.bend_compliance);
                 }
+                BodyDef::Balloon(bl) => super::solid::capture_balloon(world, b, bl),
+                BodyDef::SoftBox(s) => super::solid::capture_soft_box(world, b, s),
                 BodyDef::Mesh(m) => {
                     // Links by their particle pair (the world may have torn some).
                     let mut of_pair = std::collections::HashMap::new();

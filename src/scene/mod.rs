@@ -9,12 +9,15 @@ mod build;
 mod builtin;
 mod capture;
 mod error;
+mod meshes;
 mod schema;
+mod solid;
 mod validate;
 
 pub use builtin::{BUILTIN, DEFAULT_SCENE, builtin};
 pub use error::{SceneError, SceneErrors};
 pub use schema::*;
+pub use solid::{BalloonDef, SoftBoxDef};
 pub use validate::{MAX_PARTICLES, resolve_index};
 
 use std::path::{Path, PathBuf};

@@ -134,6 +134,10 @@ pub enum BodyDef {
     Cloth(ClothDef),
     /// Free-form particles and links.
     Mesh(MeshDef),
+    /// A closed icosphere of cloth with one global volume constraint.
+    Balloon(super::solid::BalloonDef),
+    /// A block of tetrahedra: a soft solid.
+    SoftBox(super::solid::SoftBoxDef),
 }
 
 /// `Rope(...)`.

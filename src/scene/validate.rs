@@ -3,6 +3,7 @@
 //! accepted range.
 
 use super::schema::*;
+use super::solid::{check_balloon, check_soft_box};
 use crate::solver::limits::{self, Bounds, *};
 
 /// Most particles a scene may create (all bodies together).
@@ -15,17 +16,17 @@ pub const MAX_CAPTION_CHARS: usize = 1000;
 pub(crate) type Problem = (String, String);
 
 #[derive(Default)]
-struct Checker {
+pub(super) struct Checker {
     problems: Vec<Problem>,
 }
 
 impl Checker {
-    fn fail(&mut self, field: impl Into<String>, message: impl Into<String>) {
+    pub(super) fn fail(&mut self, field: impl Into<String>, message: impl Into<String>) {
         self.problems.push((field.into(), message.into()));
     }
 
     /// A number within `bounds`.
-    fn num(&mut self, field: &str, v: f32, bounds: Bounds) -> bool {
+    pub(super) fn num(&mut self, field: &str, v: f32, bounds: Bounds) -> bool {
         let ok = bounds.contains(v);
         if !ok {
             let shown = if v.is_finite() {
@@ -45,7 +46,7 @@ impl Checker {
     }
 
     /// Three numbers, each within `bounds`.
-    fn v3(&mut self, field: &str, v: V3, bounds: Bounds) -> bool {
+    pub(super) fn v3(&mut self, field: &str, v: V3, bounds: Bounds) -> bool {
         let ok = v.iter().all(|&x| bounds.contains(x));
         if !ok {
             self.fail(
@@ -56,7 +57,7 @@ impl Checker {
         ok
     }
 
-    fn count(&mut self, field: &str, v: u32, range: std::ops::RangeInclusive<u32>) {
+    pub(super) fn count(&mut self, field: &str, v: u32, range: std::ops::RangeInclusive<u32>) {
         if !range.contains(&v) {
             self.fail(
                 field,
@@ -69,7 +70,7 @@ impl Checker {
         }
     }
 
-    fn index(&mut self, field: &str, i: i64, len: u64) -> Option<usize> {
+    pub(super) fn index(&mut self, field: &str, i: i64, len: u64) -> Option<usize> {
         let resolved = resolve_index(i, len);
         if len == 0 {
             self.fail(
@@ -103,6 +104,8 @@ pub(crate) fn particle_count(body: &BodyDef) -> u64 {
         BodyDef::Rope(r) => r.segments as u64 + 1,
         BodyDef::Cloth(c) => c.resolution.0 as u64 * c.resolution.1 as u64,
         BodyDef::Mesh(m) => m.particles.len() as u64,
+        BodyDef::Balloon(b) => b.particle_count(),
+        BodyDef::SoftBox(s) => s.particle_count(),
     }
 }
 
@@ -117,6 +120,8 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
             BodyDef::Rope(r) => rope(&mut c, &f, r, scene.solver.body_collisions),
             BodyDef::Cloth(cl) => cloth(&mut c, &f, cl, scene.solver.body_collisions),
             BodyDef::Mesh(m) => mesh(&mut c, &f, m),
+            BodyDef::Balloon(b) => check_balloon(&mut c, &f, b, scene.solver.body_collisions),
+            BodyDef::SoftBox(s) => check_soft_box(&mut c, &f, s, scene.solver.body_collisions),
         }
         total += particle_count(body);
     }
@@ -186,7 +191,13 @@ fn solver(c: &mut Checker, s: &SolverDef) {
 }
 
 /// A self-colliding body's radius must leave the spatial hash useful.
-fn collision_radius(c: &mut Checker, f: &str, radius: f32, spacing: f32, colliding: bool) {
+pub(super) fn collision_radius(
+    c: &mut Checker,
+    f: &str,
+    radius: f32,
+    spacing: f32,
+    colliding: bool,
+) {
     let most = limits::RADIUS_PER_SPACING * spacing;
     if colliding && radius > most {
         c.fail(

@@ -17,9 +17,8 @@
 //! A degenerate triangle (|N|² or |E| about zero) has no angle: skipped.
 //! The geometry is done in f64, so flat and folded pairs lose nothing.
 //!
-//! Constraints are coloured among themselves (no two of a colour share a
-//! particle) and solved colour by colour after the distance colours, each
-//! colour split among the threads: bit-identical for any thread count.
+//! Stored, coloured and solved with the other four-particle kind in
+//! [`super::quads`].
 
 use glam::{DVec3, Vec3};
 
@@ -53,127 +52,22 @@ pub fn wrap(angle: f64) -> f64 {
     if a > std::f64::consts::PI { a - tau } else { a }
 }
 
-/// Every dihedral constraint, by colour.
-#[derive(Clone, Debug, Default)]
-pub struct Dihedrals {
-    /// Per colour: (x₁, x₂, x₃, x₄) world particle indices.
-    pub(crate) idx: Vec<Vec<[u32; 4]>>,
-    /// Per colour: rest angle θ₀ (rad).
-    pub(crate) rest: Vec<Vec<f32>>,
-    /// Per colour: compliance α (rad/(N·m)).
-    pub(crate) compliance: Vec<Vec<f32>>,
-    /// Per colour: the body each belongs to.
-    pub(crate) body: Vec<Vec<u32>>,
-    /// Per colour: accumulated λ of the current substep.
-    pub(crate) lambda: Vec<Vec<f32>>,
-    /// Per particle: bit k set when a constraint of colour k touches it.
-    used: Vec<u64>,
-}
-
-impl Dihedrals {
-    /// Number of constraints.
-    pub fn len(&self) -> usize {
-        self.idx.iter().map(Vec::len).sum()
-    }
-
-    /// True when there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Number of colours.
-    pub fn colour_count(&self) -> usize {
-        self.idx.len()
-    }
-
-    /// Adds a constraint on wings `x1`, `x2` and edge `x3` → `x4` with
-    /// rest angle `rest` (rad) and compliance (rad/(N·m)), in the first
-    /// colour none of its particles has.
-    pub fn add(&mut self, p: [usize; 4], rest: f32, compliance: f32, body: usize) {
-        let top = p.iter().copied().max().unwrap_or(0);
-        if self.used.len() <= top {
-            self.used.resize(top + 1, 0);
-        }
-        let taken = p.iter().fold(0u64, |m, &i| m | self.used[i]);
-        let colour = (!taken).trailing_zeros() as usize;
-        assert!(
-            colour < 64,
-            "a particle with more than 63 dihedral constraints"
-        );
-        if colour == self.idx.len() {
-            for v in [&mut self.rest, &mut self.compliance, &mut self.lambda] {
-                v.push(Vec::new());
-            }
-            self.idx.push(Vec::new());
-            self.body.push(Vec::new());
-        }
-        for &i in &p {
-            self.used[i] |= 1 << colour;
-        }
-        self.idx[colour].push(p.map(|i| i as u32));
-        self.rest[colour].push(rest);
-        self.compliance[colour].push(compliance);
-        self.lambda[colour].push(0.0);
-        self.body[colour].push(body as u32);
-    }
-
-    /// Sets the compliance of every constraint of `body`.
-    pub fn set_compliance(&mut self, body: usize, compliance: f32) {
-        for (c, b) in self.compliance.iter_mut().zip(&self.body) {
-            for (c, &b) in c.iter_mut().zip(b) {
-                if b as usize == body {
-                    *c = compliance;
-                }
-            }
-        }
-    }
-
-    /// The compliance of `body`'s constraints, if it has any.
-    pub fn compliance(&self, body: usize) -> Option<f32> {
-        self.compliance
-            .iter()
-            .zip(&self.body)
-            .find_map(|(c, b)| b.iter().position(|&x| x as usize == body).map(|k| c[k]))
-    }
-
-    /// The angle (rad) of the constraint on these positions, for tests.
-    pub fn angle_of(pos: &[Vec3], p: [usize; 4]) -> Option<f32> {
-        angle_and_gradient(p.map(|i| pos[i].as_dvec3())).map(|(t, _)| t as f32)
-    }
-}
-
 /// The largest angle error one projection corrects (rad): the gradient is
 /// a linearisation, and a fold far from rest corrected in one step would
 /// overshoot; larger errors close over a few substeps.
 const MAX_TURN: f64 = 0.5;
 
-/// One XPBD (or, with `k` < 1 and α̃ = 0, PBD) projection of a dihedral
-/// constraint on displacements: `x[i]` are the current positions, `w[i]`
-/// the inverse masses; returns the moves to add, or None when skipped.
-/// `alpha_t` = α/h²; `lambda` is updated.
+/// The constraint C = θ − θ₀ (wrapped, clamped to ±[`MAX_TURN`]) and its
+/// gradient for wing vertices and edge `x`; None for a degenerate pair.
 #[inline]
-pub(crate) fn project(
-    x: [Vec3; 4],
-    w: [f32; 4],
-    rest: f32,
-    alpha_t: f32,
-    k: f32,
-    lambda: &mut f32,
-) -> Option<[Vec3; 4]> {
-    let (theta, grad) = angle_and_gradient(x.map(|p| p.as_dvec3()))?;
-    let c = wrap(theta - rest as f64).clamp(-MAX_TURN, MAX_TURN);
-    let denom: f64 = (0..4)
-        .map(|i| w[i] as f64 * grad[i].length_squared())
-        .sum::<f64>()
-        + alpha_t as f64;
-    if !(denom > 0.0 && denom.is_finite()) {
-        return None;
-    }
-    let dl = (-(k as f64) * c - alpha_t as f64 * *lambda as f64) / denom;
-    *lambda += dl as f32;
-    Some(std::array::from_fn(|i| {
-        (grad[i] * (w[i] as f64 * dl)).as_vec3()
-    }))
+pub(crate) fn constraint(x: [DVec3; 4], rest: f32) -> Option<(f64, [DVec3; 4])> {
+    let (theta, grad) = angle_and_gradient(x)?;
+    Some((wrap(theta - rest as f64).clamp(-MAX_TURN, MAX_TURN), grad))
+}
+
+/// The angle (rad) of wings `p[0]`, `p[1]` over edge `p[2]` → `p[3]`.
+pub fn angle_of(pos: &[Vec3], p: [usize; 4]) -> Option<f32> {
+    angle_and_gradient(p.map(|i| pos[i].as_dvec3())).map(|(t, _)| t as f32)
 }
 
 #[cfg(test)]

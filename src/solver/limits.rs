@@ -98,6 +98,14 @@ pub const RADIUS: Bounds = Bounds::new(0.0, 100.0, "m");
 /// larger radii put so many particles in one hash cell that every particle
 /// is compared with every other (4,000 particles at r = 1000 m: 2.75 s/frame).
 pub const RADIUS_PER_SPACING: f32 = 2.0;
+/// A balloon's target volume over its built volume.
+pub const PRESSURE: Bounds = Bounds::new(0.1, 10.0, "");
+/// Volume compliance: m³ of volume change per pascal.
+pub const VOLUME_COMPLIANCE: Bounds = Bounds::new(0.0, 1e3, "m⁵/N");
+/// A balloon's icosphere subdivision level (level 6: 40,962 particles).
+pub const SUBDIVISIONS: RangeInclusive<u32> = 1..=6;
+/// Cells per axis of a soft box.
+pub const CELLS: RangeInclusive<u32> = 1..=100;
 /// Coulomb friction μ.
 pub const FRICTION: Bounds = Bounds::new(0.0, 100.0, "");
 /// Strain past which a constraint tears.

@@ -10,10 +10,12 @@
 //! 3. `iterations` Gauss–Seidel passes; for C = |x_a − x_b| − L,
 //!    n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h²:
 //!    `Δλ = (−C − α̃λ) / (w_a + w_b + α̃)`,
-//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`; then the dihedral
-//!    bending constraints colour by colour (see [`Dihedrals`]); after each pass,
-//!    tethered particles farther from their pin than their rest distance
-//!    along the body move back onto that sphere (see [`Tethers`]);
+//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`; then the
+//!    four-particle constraints — dihedral bending, tetrahedron volume —
+//!    colour by colour (see [`Quads`]), then each closed surface's global
+//!    volume (see [`Enclosed`]); after each pass, tethered particles
+//!    farther from their pin than their rest distance along the body move
+//!    back onto that sphere (see [`Tethers`]);
 //! 4. collisions: self-collision within a body, then ground, spheres and
 //!    boxes with friction;
 //! 5. `v ← (x − x_prev)/h` for every free particle;
@@ -43,11 +45,14 @@ mod hand;
 pub mod limits;
 mod measure;
 mod particles;
+mod quads;
 mod tether;
+mod tetra;
+mod volume;
 
 pub use aero::Aero;
 pub use collision::Collider;
-pub use dihedral::Dihedrals;
+pub use dihedral::angle_of as dihedral_angle;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
 pub use exec::set_simd_enabled;
 use hand::Grab;
@@ -55,7 +60,10 @@ pub use hand::Hand;
 pub use measure::EnergyBooks;
 use particles::hold;
 pub use particles::{Losses, Particles, losses};
+pub use quads::{QuadKind, Quads};
 pub use tether::Tethers;
+pub use tetra::volume_of as tetrahedron_volume;
+pub use volume::{Enclosed, enclosed_volume};
 
 use glam::Vec3;
 
@@ -164,6 +172,12 @@ pub enum Shape {
     },
     /// Free-form particles and links.
     Mesh,
+    /// A closed surface (a balloon, a soft solid's skin): outward-wound
+    /// triangles, indices relative to the body's first particle.
+    Closed {
+        /// The surface triangles.
+        triangles: Vec<[u32; 3]>,
+    },
 }
 
 /// A body: a contiguous range of particles with a shape.
@@ -216,8 +230,10 @@ pub struct World {
     pub particles: Particles,
     /// Distance constraints (links, shear, bending).
     pub constraints: DistanceConstraints,
-    /// Dihedral bending constraints (cloth with `bending: Dihedral`).
-    pub dihedrals: Dihedrals,
+    /// Four-particle constraints: dihedral bending, tetrahedron volume.
+    pub quads: Quads,
+    /// Global volume constraints of closed surfaces (balloons).
+    pub volumes: Vec<Enclosed>,
     /// Static colliders.
     pub colliders: Vec<Collider>,
     /// Kinematic drivers (their particles are held: w = 0).
@@ -232,8 +248,8 @@ pub struct World {
     pool: Option<std::sync::Arc<exec::Pool>>,
     /// Reused each step so stepping allocates nothing.
     raw_batches: Vec<exec::RawBatch>,
-    /// The dihedral colours' raw views, reused likewise.
-    raw_dihedrals: Vec<exec::RawDihedrals>,
+    /// The quad colours' raw views, reused likewise.
+    raw_quads: Vec<exec::RawQuads>,
     /// Particle–particle contacts (self-collision, between bodies) and their spatial hash.
     contacts: contacts::ParticleContacts,
     /// Long-range attachments to the nearest pin (see `tether`).
@@ -444,6 +460,44 @@ impl World {
         self.aero
             .set(body, triangles, drag, lift, self.particles.len());
         true
+    }
+
+    /// Gives body `body`, whose shape is [`Shape::Closed`], a gas: one
+    /// global constraint holding its enclosed volume at `pressure` × the
+    /// volume it has now, with compliance α (m⁵/N). False for another shape.
+    pub fn add_gas(&mut self, body: usize, pressure: f32, compliance: f32) -> bool {
+        let b = &self.bodies[body];
+        let Shape::Closed { triangles } = &b.shape else {
+            return false;
+        };
+        let first = b.first as u32;
+        let world = triangles.iter().map(|t| t.map(|i| i + first)).collect();
+        let gas = Enclosed::new(
+            body,
+            &self.particles.pos,
+            world,
+            (b.first, b.count),
+            pressure,
+            compliance,
+        );
+        self.volumes.push(gas);
+        true
+    }
+
+    /// Body `body`'s gas, if it has one.
+    pub fn gas_mut(&mut self, body: usize) -> Option<&mut Enclosed> {
+        self.volumes.iter_mut().find(|g| g.body == body)
+    }
+
+    /// The volume a closed body encloses now (m³); None for other shapes.
+    pub fn enclosed_volume(&self, body: usize) -> Option<f64> {
+        let b = &self.bodies[body];
+        match &b.shape {
+            Shape::Closed { triangles } => {
+                Some(enclosed_volume(&self.particles.pos[b.range()], triangles))
+            }
+            _ => None,
+        }
     }
 
     /// The tethers (which bodies, and each particle's pin and length).

@@ -23,7 +23,7 @@ mod step;
 pub(crate) use kernel::RawBatch;
 pub use kernel::set_simd_enabled;
 pub(crate) use pool::Pool;
-pub(crate) use step::RawDihedrals;
+pub(crate) use step::RawQuads;
 
 use super::{Method, World};
 
@@ -35,11 +35,12 @@ pub(crate) fn step_frame(world: &mut World) {
         .constraints
         .needs_prepare(h, s.damping, s.method == Method::Xpbd);
     world.constraints.raw(&mut world.raw_batches);
-    world.raw_dihedrals.clear();
-    let d = &mut world.dihedrals;
+    world.raw_quads.clear();
+    let d = &mut world.quads;
     for c in 0..d.idx.len() {
-        world.raw_dihedrals.push(step::RawDihedrals {
+        world.raw_quads.push(step::RawQuads {
             idx: d.idx[c].as_ptr(),
+            kind: d.kind[c].as_ptr(),
             rest: d.rest[c].as_ptr(),
             compliance: d.compliance[c].as_ptr(),
             lambda: d.lambda[c].as_mut_ptr(),
@@ -77,7 +78,11 @@ pub(crate) fn step_frame(world: &mut World) {
             len: p.len(),
         },
         batches: &world.raw_batches,
-        dihedrals: &world.raw_dihedrals,
+        quads: &world.raw_quads,
+        volumes: step::RawVolumes {
+            all: world.volumes.as_mut_ptr(),
+            len: world.volumes.len(),
+        },
         colliders: &world.colliders,
         contacts: step::RawContacts::new(&mut world.contacts),
         drivers: &world.drivers,

@@ -16,9 +16,10 @@ use super::pool::Team;
 use crate::solver::aero::corner_dv;
 use crate::solver::collision::Collider;
 use crate::solver::contacts::ParticleContacts;
-use crate::solver::dihedral::project;
 use crate::solver::hand::pull;
 use crate::solver::particles::{hold, losses};
+use crate::solver::quads::{QuadKind, project};
+use crate::solver::volume::Enclosed;
 use crate::solver::{Driver, Settings};
 
 /// Raw pointers to every particle array (see [`super::Particles`]).
@@ -86,11 +87,12 @@ unsafe impl Send for RawTethers {}
 // SAFETY: as for Send.
 unsafe impl Sync for RawTethers {}
 
-/// One colour of dihedral constraints (see `solver::dihedral`); their
+/// One colour of four-particle constraints (see `solver::quads`); their
 /// particles are disjoint, λ is written by the thread owning the constraint.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct RawDihedrals {
+pub(crate) struct RawQuads {
     pub idx: *const [u32; 4],
+    pub kind: *const QuadKind,
     pub rest: *const f32,
     pub compliance: *const f32,
     pub lambda: *mut f32,
@@ -99,9 +101,23 @@ pub(crate) struct RawDihedrals {
 
 // SAFETY: used only inside a step, while the world is mutably borrowed;
 // a thread writes only its share of a colour, whose particles are disjoint.
-unsafe impl Send for RawDihedrals {}
+unsafe impl Send for RawQuads {}
 // SAFETY: as for Send.
-unsafe impl Sync for RawDihedrals {}
+unsafe impl Sync for RawQuads {}
+
+/// The closed surfaces' gas (see `solver::volume`): solved by thread 0
+/// alone while the others wait at a barrier.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawVolumes {
+    pub all: *mut Enclosed,
+    pub len: usize,
+}
+
+// SAFETY: used only inside a step, while the world is mutably borrowed;
+// only thread 0 touches it, between barriers.
+unsafe impl Send for RawVolumes {}
+// SAFETY: as for Send.
+unsafe impl Sync for RawVolumes {}
 
 /// Cloth triangles' drag and lift (see `solver::aero`): read only, but
 /// for `dv`, where each thread writes its own particles' entries.
@@ -146,8 +162,10 @@ pub(crate) struct Frame<'a> {
     pub prepare: bool,
     pub particles: RawParticles,
     pub batches: &'a [RawBatch],
-    /// Dihedral colours, solved after the distance colours.
-    pub dihedrals: &'a [RawDihedrals],
+    /// Four-particle colours, solved after the distance colours.
+    pub quads: &'a [RawQuads],
+    /// Closed surfaces' volumes, solved after the quads.
+    pub volumes: RawVolumes,
     pub colliders: &'a [Collider],
     pub contacts: Option<RawContacts>,
     pub drivers: &'a [Driver],
@@ -214,11 +232,19 @@ impl Frame<'_> {
                     }
                     team.sync();
                 }
-                for d in self.dihedrals {
+                for d in self.quads {
                     let range = team.share(d.len);
                     // SAFETY: a colour's constraints share no particle and
                     // the threads' ranges are disjoint; barriers between colours.
-                    unsafe { self.bend(d, range, h, k, xpbd, iteration == 0) };
+                    unsafe { self.quad(d, range, h, k, xpbd, iteration == 0) };
+                    team.sync();
+                }
+                if self.volumes.len > 0 {
+                    if team.index == 0 {
+                        // SAFETY: the others wait at the barrier below and
+                        // touch no particle until it.
+                        unsafe { self.gas(h, k, xpbd, iteration == 0) };
+                    }
                     team.sync();
                 }
                 if let Some(t) = self.tethers {
@@ -314,14 +340,14 @@ impl Frame<'_> {
         }
     }
 
-    /// Projects dihedral constraints `range` of colour `d` (λ reset first
-    /// on the substep's first pass).
+    /// Projects four-particle constraints `range` of colour `d` (λ reset
+    /// first on the substep's first pass).
     ///
     /// # Safety
     /// No other thread touches these constraints or their particles.
-    unsafe fn bend(
+    unsafe fn quad(
         &self,
-        d: &RawDihedrals,
+        d: &RawQuads,
         range: std::ops::Range<usize>,
         h: f32,
         k: f32,
@@ -344,11 +370,34 @@ impl Frame<'_> {
                 } else {
                     0.0
                 };
-                if let Some(moves) = project(x, w, *d.rest.add(c), alpha_t, k, lambda) {
+                let kind = *d.kind.add(c);
+                if let Some(moves) = project(kind, x, w, *d.rest.add(c), alpha_t, k, lambda) {
                     for (i, m) in idx.into_iter().zip(moves) {
                         *p.delta.add(i) += m.extend(0.0);
                     }
                 }
+            }
+        }
+    }
+
+    /// Projects every closed surface's volume constraint, in order.
+    ///
+    /// # Safety
+    /// Only this thread touches particles and volumes during the call.
+    unsafe fn gas(&self, h: f32, k: f32, xpbd: bool, first: bool) {
+        let p = self.particles;
+        for g in 0..self.volumes.len {
+            // SAFETY: this thread alone reads and writes particles and
+            // volumes until the barrier after the call.
+            unsafe {
+                let gas = &mut *self.volumes.all.add(g);
+                let alpha_t = if xpbd { gas.compliance / (h * h) } else { 0.0 };
+                gas.project(
+                    |i| (*p.prev.add(i) + *p.delta.add(i)).truncate(),
+                    |i| *p.inv_mass.add(i),
+                    |i, m| *p.delta.add(i) += m.extend(0.0),
+                    (alpha_t, k, first),
+                );
             }
         }
     }

@@ -1,0 +1,283 @@
+//! The closed bodies, `Balloon` and `SoftBox` (DESIGN §3): their scene
+//! fields, range checks and construction.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use super::meshes::{
+    edges_of_tetrahedra, edges_of_triangles, hinges, icosphere, tetrahedral_block,
+};
+use super::schema::V3;
+use super::validate::{Checker, collision_radius, resolve_index};
+use crate::solver::limits::*;
+use crate::solver::{LinkKind, QuadKind, Shape, Tag, World, dihedral_angle};
+
+/// `Balloon(...)`: a closed icosphere of cloth with one global volume constraint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BalloonDef {
+    /// Centre (m). Required.
+    pub center: V3,
+    /// Radius of the sphere (m). Required.
+    pub sphere_radius: f32,
+    /// Icosphere level 1 ..= 6 (level 3: 642 particles) (default 3).
+    #[serde(default = "three")]
+    pub subdivisions: u32,
+    /// Total mass (kg) (default 0.2).
+    #[serde(default = "balloon_mass")]
+    pub mass: f32,
+    /// Edge compliance (m/N) (default 0).
+    #[serde(default)]
+    pub stretch_compliance: f32,
+    /// Dihedral bending compliance (rad/(N·m)); None = none (default 0.01).
+    #[serde(default = "bend")]
+    pub bend_compliance: Option<f32>,
+    /// Target volume / volume as built (default 1).
+    #[serde(default = "unit")]
+    pub pressure: f32,
+    /// Compliance of C = V − pressure·V₀ (m⁵/N) (default 0).
+    #[serde(default)]
+    pub volume_compliance: f32,
+    /// Particle radius (m) (default 0.02).
+    #[serde(default = "radius")]
+    pub radius: f32,
+    /// Collisions between its own particles (default false).
+    #[serde(default)]
+    pub self_collision: bool,
+    /// Pinned vertex indices in build order; negatives from the end.
+    #[serde(default)]
+    pub pins: Vec<i64>,
+}
+
+/// `SoftBox(...)`: a block of tetrahedra.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SoftBoxDef {
+    /// Centre (m). Required.
+    pub center: V3,
+    /// Extent along x, y, z (m). Required.
+    pub size: V3,
+    /// Cells per axis, each ≥ 1. Required.
+    pub resolution: (u32, u32, u32),
+    /// Total mass (kg) (default 1).
+    #[serde(default = "unit")]
+    pub mass: f32,
+    /// Compliance of every tetrahedron edge (m/N) (default 1e−4).
+    #[serde(default = "edge")]
+    pub edge_compliance: f32,
+    /// Compliance of every tetrahedron's volume (m⁵/N) (default 0).
+    #[serde(default)]
+    pub volume_compliance: f32,
+    /// Particle radius (m) (default 0.02).
+    #[serde(default = "radius")]
+    pub radius: f32,
+    /// Pinned particle indices; negatives from the end.
+    #[serde(default)]
+    pub pins: Vec<i64>,
+}
+
+fn three() -> u32 {
+    3
+}
+fn balloon_mass() -> f32 {
+    0.2
+}
+fn bend() -> Option<f32> {
+    Some(0.01)
+}
+fn unit() -> f32 {
+    1.0
+}
+fn radius() -> f32 {
+    0.02
+}
+fn edge() -> f32 {
+    1e-4
+}
+
+impl BalloonDef {
+    /// Particles it creates: the icosphere's vertices, 10·4^level + 2.
+    pub fn particle_count(&self) -> u64 {
+        10 * 4u64.saturating_pow(self.subdivisions.min(20)) + 2
+    }
+}
+
+impl SoftBoxDef {
+    /// Particles it creates: (nx+1)(ny+1)(nz+1).
+    pub fn particle_count(&self) -> u64 {
+        let (x, y, z) = self.resolution;
+        (x as u64 + 1) * (y as u64 + 1) * (z as u64 + 1)
+    }
+}
+
+pub(super) fn check_balloon(c: &mut Checker, f: &str, b: &BalloonDef, colliding: bool) {
+    c.v3(&format!("{f}.center"), b.center, COORDINATE);
+    let sized = c.num(&format!("{f}.sphere_radius"), b.sphere_radius, LENGTH);
+    let levels = SUBDIVISIONS.contains(&b.subdivisions);
+    c.count(&format!("{f}.subdivisions"), b.subdivisions, SUBDIVISIONS);
+    c.num(&format!("{f}.mass"), b.mass, MASS);
+    c.num(
+        &format!("{f}.stretch_compliance"),
+        b.stretch_compliance,
+        COMPLIANCE,
+    );
+    if let Some(bend) = b.bend_compliance {
+        c.num(&format!("{f}.bend_compliance"), bend, COMPLIANCE);
+    }
+    c.num(&format!("{f}.pressure"), b.pressure, PRESSURE);
+    c.num(
+        &format!("{f}.volume_compliance"),
+        b.volume_compliance,
+        VOLUME_COMPLIANCE,
+    );
+    if c.num(&format!("{f}.radius"), b.radius, RADIUS) && sized && levels {
+        // The shortest icosphere edge is about 0.8 of 1.05·R/2^level.
+        let spacing = 0.8 * 1.05 * b.sphere_radius / (1u32 << b.subdivisions) as f32;
+        collision_radius(c, f, b.radius, spacing, colliding || b.self_collision);
+    }
+    let n = if levels { b.particle_count() } else { 0 };
+    for (k, &p) in b.pins.iter().enumerate().filter(|_| levels) {
+        c.index(&format!("{f}.pins[{k}]"), p, n);
+    }
+}
+
+pub(super) fn check_soft_box(c: &mut Checker, f: &str, s: &SoftBoxDef, colliding: bool) {
+    c.v3(&format!("{f}.center"), s.center, COORDINATE);
+    let sized = c.v3(&format!("{f}.size"), s.size, LENGTH);
+    let (x, y, z) = s.resolution;
+    let mut cells_ok = true;
+    for (name, v) in [
+        ("resolution.0", x),
+        ("resolution.1", y),
+        ("resolution.2", z),
+    ] {
+        cells_ok &= CELLS.contains(&v);
+        c.count(&format!("{f}.{name}"), v, CELLS);
+    }
+    c.num(&format!("{f}.mass"), s.mass, MASS);
+    c.num(
+        &format!("{f}.edge_compliance"),
+        s.edge_compliance,
+        COMPLIANCE,
+    );
+    c.num(
+        &format!("{f}.volume_compliance"),
+        s.volume_compliance,
+        VOLUME_COMPLIANCE,
+    );
+    if c.num(&format!("{f}.radius"), s.radius, RADIUS) && sized && cells_ok {
+        let spacing = (s.size[0] / x as f32)
+            .min(s.size[1] / y as f32)
+            .min(s.size[2] / z as f32);
+        collision_radius(c, f, s.radius, spacing, colliding);
+    }
+    let n = if cells_ok { s.particle_count() } else { 0 };
+    for (k, &p) in s.pins.iter().enumerate().filter(|_| cells_ok) {
+        c.index(&format!("{f}.pins[{k}]"), p, n);
+    }
+}
+
+/// Pins `pins` (validated) of the body whose particles start at `first`.
+fn pin(world: &mut World, first: usize, n: usize, pins: &[i64]) {
+    for &p in pins {
+        let k = resolve_index(p, n as u64).expect("pins checked by scene validation");
+        world.set_pinned(first + k, true);
+    }
+}
+
+/// Builds a balloon: stretch links on every edge, dihedral bending on
+/// every edge, and (after `add_body`, see [`gas`]) its volume constraint.
+pub(super) fn balloon(world: &mut World, body: usize, b: &BalloonDef) -> Shape {
+    let (unit, triangles) = icosphere(b.subdivisions);
+    let first = world.particles.len();
+    let m = b.mass / unit.len() as f32;
+    let centre = Vec3::from(b.center);
+    for p in &unit {
+        world
+            .particles
+            .push(centre + *p * b.sphere_radius, m, b.radius);
+    }
+    for [a, c] in edges_of_triangles(&triangles) {
+        let (a, c) = (first + a as usize, first + c as usize);
+        let rest = world.particles.pos[a].distance(world.particles.pos[c]);
+        let tag = Tag::new(body, LinkKind::Stretch);
+        world
+            .constraints
+            .add(a, c, rest, b.stretch_compliance, f32::INFINITY, tag);
+    }
+    if let Some(bend) = b.bend_compliance {
+        for h in hinges(&triangles) {
+            let h = h.map(|i| first + i as usize);
+            let rest = dihedral_angle(&world.particles.pos, h).unwrap_or(0.0);
+            world.quads.add(QuadKind::Dihedral, h, rest, bend, body);
+        }
+    }
+    pin(world, first, unit.len(), &b.pins);
+    Shape::Closed { triangles }
+}
+
+/// Builds a soft box: distance links on every tetrahedron edge, a volume
+/// constraint on every tetrahedron.
+pub(super) fn soft_box(world: &mut World, body: usize, s: &SoftBoxDef) -> Shape {
+    let (x, y, z) = s.resolution;
+    let n = (x as usize, y as usize, z as usize);
+    let size = Vec3::from(s.size);
+    let cell = size / Vec3::new(x as f32, y as f32, z as f32);
+    let (pos, tets, skin) = tetrahedral_block(Vec3::from(s.center) - size * 0.5, cell, n);
+    let first = world.particles.len();
+    let m = s.mass / pos.len() as f32;
+    for p in pos {
+        world.particles.push(p, m, s.radius);
+    }
+    for [a, b] in edges_of_tetrahedra(&tets) {
+        let (a, b) = (first + a as usize, first + b as usize);
+        let rest = world.particles.pos[a].distance(world.particles.pos[b]);
+        let tag = Tag::new(body, LinkKind::Stretch);
+        world
+            .constraints
+            .add(a, b, rest, s.edge_compliance, f32::INFINITY, tag);
+    }
+    for t in tets {
+        let t = t.map(|i| first + i as usize);
+        let rest = crate::solver::tetrahedron_volume(&world.particles.pos, t);
+        world
+            .quads
+            .add(QuadKind::Volume, t, rest, s.volume_compliance, body);
+    }
+    pin(world, first, s.particle_count() as usize, &s.pins);
+    Shape::Closed { triangles: skin }
+}
+
+/// Gives a balloon (already added as a body) its gas.
+pub(super) fn gas(world: &mut World, body: usize, b: &BalloonDef) {
+    let added = world.add_gas(body, b.pressure, b.volume_compliance);
+    debug_assert!(added, "a balloon's shape is closed");
+}
+
+/// Copies a balloon's run-time values (compliances, pressure) from `world`.
+pub(super) fn capture_balloon(world: &World, body: usize, b: &mut BalloonDef) {
+    let c = &world.constraints;
+    b.stretch_compliance = c
+        .compliance(body, LinkKind::Stretch)
+        .unwrap_or(b.stretch_compliance);
+    b.bend_compliance = world
+        .quads
+        .compliance(body, QuadKind::Dihedral)
+        .or(b.bend_compliance);
+    if let Some(g) = world.volumes.iter().find(|g| g.body == body) {
+        b.pressure = g.pressure;
+        b.volume_compliance = g.compliance;
+    }
+}
+
+/// Copies a soft box's run-time compliances from `world`.
+pub(super) fn capture_soft_box(world: &World, body: usize, s: &mut SoftBoxDef) {
+    s.edge_compliance = world
+        .constraints
+        .compliance(body, LinkKind::Stretch)
+        .unwrap_or(s.edge_compliance);
+    s.volume_compliance = world
+        .quads
+        .compliance(body, QuadKind::Volume)
+        .unwrap_or(s.volume_compliance);
+}

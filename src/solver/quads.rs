@@ -1,0 +1,161 @@
+//! Constraints on four particles, of every kind, in one coloured store.
+//!
+//! A kind is a module with one verb, `constraint(x, rest) → (C, ∇C)` on the
+//! four positions in f64: [`super::dihedral`] (C = θ − θ₀, the bending
+//! angle between two triangles) and [`super::tetra`] (C = V − V₀, a
+//! tetrahedron's volume). [`project`] is the XPBD skeleton shared by both:
+//!
+//!   Δλ = (−k·C − α̃λ) / (Σ wᵢ|∇ᵢC|² + α̃),   λ += Δλ,   xᵢ += wᵢ·Δλ·∇ᵢC
+//!
+//! with α̃ = α/h² and k = 1 in XPBD, α̃ = 0 and k the PBD stiffness in PBD.
+//! A zero or non-finite denominator (every corner fixed, a degenerate
+//! shape) skips the constraint.
+//!
+//! Constraints of both kinds are coloured together (no two of a colour
+//! share a particle) and solved colour by colour after the distance
+//! colours, each colour split among the threads: bit-identical for any
+//! thread count.
+
+use glam::{DVec3, Vec3};
+
+/// What a four-particle constraint holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuadKind {
+    /// The angle between triangles (x₁, x₃, x₄) and (x₂, x₄, x₃): α in rad/(N·m).
+    Dihedral,
+    /// The signed volume of tetrahedron (x₁, x₂, x₃, x₄): α in m⁵/N.
+    Volume,
+}
+
+/// Every four-particle constraint, by colour.
+#[derive(Clone, Debug, Default)]
+pub struct Quads {
+    /// Per colour: the four world particle indices.
+    pub(crate) idx: Vec<Vec<[u32; 4]>>,
+    /// Per colour: the kind of each constraint.
+    pub(crate) kind: Vec<Vec<QuadKind>>,
+    /// Per colour: rest value θ₀ (rad) or V₀ (m³).
+    pub(crate) rest: Vec<Vec<f32>>,
+    /// Per colour: compliance α.
+    pub(crate) compliance: Vec<Vec<f32>>,
+    /// Per colour: the body each belongs to.
+    pub(crate) body: Vec<Vec<u32>>,
+    /// Per colour: accumulated λ of the current substep.
+    pub(crate) lambda: Vec<Vec<f32>>,
+    /// Per particle: bit k set when a constraint of colour k touches it.
+    used: Vec<u64>,
+}
+
+impl Quads {
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        self.idx.iter().map(Vec::len).sum()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of constraints of `kind`.
+    pub fn count(&self, kind: QuadKind) -> usize {
+        self.kind.iter().flatten().filter(|&&k| k == kind).count()
+    }
+
+    /// Number of colours.
+    pub fn colour_count(&self) -> usize {
+        self.idx.len()
+    }
+
+    /// Adds a constraint of `kind` on particles `p` with rest value `rest`
+    /// and compliance α, in the first colour none of its particles has.
+    pub fn add(&mut self, kind: QuadKind, p: [usize; 4], rest: f32, compliance: f32, body: usize) {
+        let top = p.iter().copied().max().unwrap_or(0);
+        if self.used.len() <= top {
+            self.used.resize(top + 1, 0);
+        }
+        let taken = p.iter().fold(0u64, |m, &i| m | self.used[i]);
+        let colour = (!taken).trailing_zeros() as usize;
+        assert!(colour < 64, "a particle in more than 63 colours of quads");
+        if colour == self.idx.len() {
+            for v in [&mut self.rest, &mut self.compliance, &mut self.lambda] {
+                v.push(Vec::new());
+            }
+            self.idx.push(Vec::new());
+            self.kind.push(Vec::new());
+            self.body.push(Vec::new());
+        }
+        for &i in &p {
+            self.used[i] |= 1 << colour;
+        }
+        self.idx[colour].push(p.map(|i| i as u32));
+        self.kind[colour].push(kind);
+        self.rest[colour].push(rest);
+        self.compliance[colour].push(compliance);
+        self.lambda[colour].push(0.0);
+        self.body[colour].push(body as u32);
+    }
+
+    /// Every constraint of `body` and `kind`, as (colour, index) pairs.
+    fn of(&self, body: usize, kind: QuadKind) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.body.iter().enumerate().flat_map(move |(c, bodies)| {
+            bodies
+                .iter()
+                .enumerate()
+                .filter(move |&(k, &b)| b as usize == body && self.kind[c][k] == kind)
+                .map(move |(k, _)| (c, k))
+        })
+    }
+
+    /// Sets the compliance of every constraint of `body` and `kind`.
+    pub fn set_compliance(&mut self, body: usize, kind: QuadKind, compliance: f32) {
+        let all: Vec<_> = self.of(body, kind).collect();
+        for (c, k) in all {
+            self.compliance[c][k] = compliance;
+        }
+    }
+
+    /// The compliance of `body`'s constraints of `kind`, if it has any.
+    pub fn compliance(&self, body: usize, kind: QuadKind) -> Option<f32> {
+        self.of(body, kind)
+            .next()
+            .map(|(c, k)| self.compliance[c][k])
+    }
+}
+
+/// The constraint value and gradient of a `kind` constraint on `x`.
+#[inline]
+fn constraint(kind: QuadKind, x: [DVec3; 4], rest: f32) -> Option<(f64, [DVec3; 4])> {
+    match kind {
+        QuadKind::Dihedral => super::dihedral::constraint(x, rest),
+        QuadKind::Volume => super::tetra::constraint(x, rest),
+    }
+}
+
+/// One projection of a `kind` constraint on the current positions `x`
+/// with inverse masses `w`: returns the moves to add, or None when
+/// skipped. `alpha_t` = α/h²; `lambda` is updated.
+#[inline]
+pub(crate) fn project(
+    kind: QuadKind,
+    x: [Vec3; 4],
+    w: [f32; 4],
+    rest: f32,
+    alpha_t: f32,
+    k: f32,
+    lambda: &mut f32,
+) -> Option<[Vec3; 4]> {
+    let (c, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
+    let denom: f64 = (0..4)
+        .map(|i| w[i] as f64 * grad[i].length_squared())
+        .sum::<f64>()
+        + alpha_t as f64;
+    if !(denom > 0.0 && denom.is_finite()) {
+        return None;
+    }
+    let dl = (-(k as f64) * c - alpha_t as f64 * *lambda as f64) / denom;
+    *lambda += dl as f32;
+    Some(std::array::from_fn(|i| {
+        (grad[i] * (w[i] as f64 * dl)).as_vec3()
+    }))
+}

@@ -1,0 +1,250 @@
+//! Closed bodies: balloons (one global volume constraint) and soft boxes
+//! (tetrahedra with volume constraints).
+
+mod common;
+
+use catenary::solver::{Collider, World};
+use common::*;
+use glam::Vec3;
+
+fn balloon(extra: &str, pressure: f32, stretch: f32) -> World {
+    world(&format!(
+        "Scene(solver: (substeps: 20, air_drag: 0.5),
+          bodies: [Balloon(center: (0.0, 0.6, 0.0), sphere_radius: 0.4, subdivisions: 3,
+                           mass: 0.2, pressure: {pressure}, stretch_compliance: {stretch},
+                           bend_compliance: 0.1)],
+          colliders: [Ground(height: 0.0, friction: 0.5) {extra}])"
+    ))
+}
+
+fn rest_volume(w: &World) -> f64 {
+    w.volumes[0].rest
+}
+
+fn volume(w: &World) -> f64 {
+    w.enclosed_volume(0).unwrap()
+}
+
+#[test]
+fn a_balloon_dropped_on_the_ground_keeps_its_volume_within_two_percent() {
+    let mut w = balloon("", 1.0, 0.0);
+    let v0 = rest_volume(&w);
+    let mut worst: f64 = 0.0;
+    for frame in 0..400 {
+        w.step();
+        if frame > 100 {
+            worst = worst.max((volume(&w) / v0 - 1.0).abs());
+        }
+    }
+    println!("worst volume error after landing {:.4} %", 100.0 * worst);
+    assert_sane(&w, 10.0);
+    assert!(worst < 0.02, "{worst}");
+}
+
+#[test]
+fn pressure_one_and_a_half_inflates_a_compliant_balloon_to_one_and_a_half_times_its_volume() {
+    let mut w = balloon("", 1.5, 1e-2);
+    let v0 = rest_volume(&w);
+    for _ in 0..400 {
+        w.step();
+    }
+    let ratio = volume(&w) / v0;
+    println!("V/V0 = {ratio:.4}");
+    assert_sane(&w, 10.0);
+    assert!((ratio - 1.5).abs() < 0.03 * 1.5, "{ratio}");
+}
+
+/// The index of the highest (or, with `sign` −1, lowest) particle.
+fn extreme(w: &World, sign: f32) -> usize {
+    let y = |i: usize| sign * w.particles.pos[i].y;
+    (0..w.particles.len())
+        .max_by(|&a, &b| y(a).total_cmp(&y(b)))
+        .unwrap()
+}
+
+#[test]
+fn a_sphere_pressed_into_a_balloon_dents_it_and_it_recovers_when_the_sphere_leaves() {
+    // The balloon sits on a pinned patch of its bottom (18 cm across), so
+    // the sphere can neither squeeze it out sideways nor tip it over; its
+    // skin stretches (α = 1e-3 m/N), as a sphere of fixed area and volume
+    // could not dent.
+    let mut w = balloon(
+        ", Sphere(center: (0.0, 5.0, 0.0), radius: 0.2, friction: 0.5)",
+        1.0,
+        1e-3,
+    );
+    let bottom = w.particles.pos[extreme(&w, -1.0)].y;
+    for i in 0..w.particles.len() {
+        if w.particles.pos[i].y < bottom + 0.01 {
+            w.set_pinned(i, true);
+        }
+    }
+    for _ in 0..120 {
+        w.step();
+    }
+    let apex = extreme(&w, 1.0);
+    let (top0, v0) = (w.particles.pos[apex].y, volume(&w));
+    // Lower the sphere 15 cm into the top over a second, hold it there,
+    // then take it away.
+    let touch = top0 + 0.2 + w.particles.radius[0];
+    let mut pressed = 0.0;
+    for frame in 0..240 {
+        let depth = (frame as f32 / 60.0).min(1.0) * 0.15;
+        w.colliders[1] = Collider::Sphere {
+            center: Vec3::new(0.0, touch - depth, 0.0),
+            radius: 0.2,
+            friction: 0.5,
+        };
+        w.step();
+        pressed = w.particles.pos[apex].y;
+    }
+    let dented_volume = volume(&w) / v0;
+    w.colliders.pop();
+    for _ in 0..300 {
+        w.step();
+    }
+    let after = w.particles.pos[apex].y;
+    println!(
+        "top {top0:.4} m, pressed {pressed:.4} m, released {after:.4} m; V/V₀ pressed {dented_volume:.4}"
+    );
+    assert_sane(&w, 10.0);
+    assert!(top0 - pressed > 0.12, "dented only {} m", top0 - pressed);
+    assert!((dented_volume - 1.0).abs() < 0.02, "{dented_volume}");
+    assert!(
+        (after - top0).abs() < 0.01,
+        "recovered to {after} from {top0}"
+    );
+}
+
+fn soft_box(y: f32, edge: f32, volume: f32, damping: f32) -> World {
+    world(&format!(
+        "Scene(solver: (substeps: 20, damping: {damping}),
+          bodies: [SoftBox(center: (0.0, {y}, 0.0), size: (0.4, 0.4, 0.4), resolution: (4, 4, 4),
+                           mass: 1.0, edge_compliance: {edge}, volume_compliance: {volume})],
+          colliders: [Ground(height: 0.0, friction: 0.8)])"
+    ))
+}
+
+/// The mean height of the box's top face (m).
+fn top_face(w: &World) -> f32 {
+    // Particles (i, 4, k): index i + 5·(4 + 5·k).
+    let ids: Vec<usize> = (0..5)
+        .flat_map(|k| (0..5).map(move |i| i + 5 * (4 + 5 * k)))
+        .collect();
+    ids.iter().map(|&i| w.particles.pos[i].y).sum::<f32>() / ids.len() as f32
+}
+
+#[test]
+fn a_soft_box_resting_on_the_ground_keeps_its_volume_within_two_percent() {
+    let mut w = soft_box(0.3, 1e-4, 0.0, 0.0);
+    let built = w.enclosed_volume(0).unwrap();
+    for _ in 0..300 {
+        w.step();
+    }
+    let ratio = w.enclosed_volume(0).unwrap() / built;
+    println!("V/V₀ {ratio:.5}");
+    assert_sane(&w, 10.0);
+    assert!((ratio - 1.0).abs() < 0.02, "{ratio}");
+}
+
+#[test]
+fn a_softer_box_sags_more_under_its_own_weight_and_wobbles_back_after_a_drop() {
+    // Each box is set down gently (its bottom on the ground) and dropped
+    // from 30 cm; β = 2 kg/s settles both within the 10 s.
+    let settle = |mut w: World| {
+        let heights: Vec<f32> = (0..600)
+            .map(|_| {
+                w.step();
+                top_face(&w) - w.particles.radius[0]
+            })
+            .collect();
+        assert_sane(&w, 10.0);
+        heights
+    };
+    let mut sags = Vec::new();
+    for edge in [1e-3, 1e-2, 1e-1] {
+        let gentle = *settle(soft_box(0.22, edge, 1e-6, 2.0)).last().unwrap();
+        let dropped = settle(soft_box(0.52, edge, 1e-6, 2.0));
+        let rest = *dropped.last().unwrap();
+        // The landing (after 0.25 s) squashes it; it springs back past its rest height.
+        let lowest = dropped[15..].iter().fold(f32::MAX, |m, &h| m.min(h));
+        let after = dropped[15..].iter().skip_while(|&&h| h > lowest);
+        let highest = after.fold(f32::MIN, |m, &h| m.max(h));
+        println!(
+            "α {edge:e} m/N: set down {gentle:.4} m, dropped {rest:.4} m; landing squashed it to \
+             {lowest:.4} m, it sprang back to {highest:.4} m"
+        );
+        sags.push(0.4 - gentle);
+        assert!(lowest < rest - 0.005, "the landing squashes it");
+        assert!(highest > rest, "it springs back past its rest height");
+        assert!(
+            (rest - gentle).abs() < 1e-3,
+            "it recovers the shape it has when set down"
+        );
+    }
+    println!("sags {sags:?}");
+    assert!(
+        sags[0] > 0.0 && sags.windows(2).all(|p| p[1] > 2.0 * p[0]),
+        "{sags:?}"
+    );
+}
+
+/// A 2 kg cube of soft tetrahedra (α = 1e-3 m/N) on a 1.5 m rope, let go
+/// with the rope horizontal, over `frames`: the join's largest and mean
+/// distance from its rest length in the first and last seconds (m), and
+/// the largest volume error (fraction).
+fn jelly_swing(substeps: u32, frames: usize) -> (f32, f32, f32, f64) {
+    let mut w = world(&format!(
+        "Scene(solver: (substeps: {substeps}),
+          bodies: [Rope(start: (0.0, 3.0, 0.0), end: (1.5, 3.0, 0.0), segments: 15, mass: 0.1,
+                        compliance: 0.000001, pins: [0], tethers: true),
+                   SoftBox(center: (1.5, 2.8, 0.0), size: (0.3, 0.3, 0.3), resolution: (4, 4, 4),
+                           mass: 2.0, edge_compliance: 0.001, radius: 0.02)],
+          joins: [(a: (0, -1), b: (1, 72))])"
+    ));
+    // Particle 72 = (2, 4, 2), the middle of the top face.
+    let (tip, knot) = (15, 16 + 72);
+    let rest = w.particles.pos[tip].distance(w.particles.pos[knot]);
+    let built = w.enclosed_volume(1).unwrap();
+    let mut errors = Vec::new();
+    let mut worst_volume = 0f64;
+    for _ in 0..frames {
+        w.step();
+        let p = &w.particles.pos;
+        errors.push((p[tip].distance(p[knot]) - rest).abs());
+        worst_volume = worst_volume.max((w.enclosed_volume(1).unwrap() / built - 1.0).abs());
+    }
+    assert_sane(&w, 10.0);
+    assert_eq!(w.pieces()[1], 1, "the cube is one piece");
+    let mean = |e: &[f32]| e.iter().sum::<f32>() / e.len() as f32;
+    let worst = errors.iter().fold(0f32, |m, &e| m.max(e));
+    (
+        worst,
+        mean(&errors[..60]),
+        mean(&errors[frames - 60..]),
+        worst_volume,
+    )
+}
+
+#[test]
+fn a_jelly_cube_hung_from_a_rope_by_a_join_swings_without_drifting_apart() {
+    // The rigid join carries the cube's weight and the swing's centripetal
+    // pull (about 45 N at the bottom) through one 6 g rope particle:
+    // Gauss–Seidel leaves it off by millimetres, less with more substeps,
+    // and that error does not grow from swing to swing.
+    let (coarse, first, last, volume) = jelly_swing(20, 600);
+    let (fine, _, _, _) = jelly_swing(40, 600);
+    println!(
+        "join error: worst {:.2} mm at 20 substeps, {:.2} mm at 40; mean {:.2} mm in the first second, \
+         {:.2} mm in the last; volume within {:.3} %",
+        1e3 * coarse,
+        1e3 * fine,
+        1e3 * first,
+        1e3 * last,
+        100.0 * volume
+    );
+    assert!(coarse < 0.03, "{coarse}");
+    assert!(fine < 0.6 * coarse, "{fine} vs {coarse}");
+    assert!(last < first + 1e-3, "the join drifts: {first} → {last}");
+    assert!(volume < 0.02, "{volume}");
+}
