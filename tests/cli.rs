@@ -621,3 +621,39 @@ fn run_prints_one_line_per_body_with_its_pieces() {
     let pieces: usize = cloth.rsplit(' ').next().unwrap().parse().unwrap();
     assert!(pieces > 1, "{cloth}");
 }
+
+#[test]
+fn run_prints_the_volume_of_closed_bodies() {
+    let dir = TempDir::new("volume");
+    let scene = dir.join("closed.ron");
+    // A level-1 balloon (42 particles) and a 2×2×2-cell box 0.2 m wide,
+    // resting in place: the box encloses 0.008 m³.
+    std::fs::write(
+        &scene,
+        "Scene(solver: (gravity: (0.0, 0.0, 0.0)), bodies: [
+            Balloon(center: (0.0, 1.0, 0.0), sphere_radius: 0.5, subdivisions: 1),
+            SoftBox(center: (2.0, 1.0, 0.0), size: (0.2, 0.2, 0.2), resolution: (2, 2, 2)),
+        ])",
+    )
+    .unwrap();
+    let out = catenary(&["run", scene.to_str().unwrap(), "--frames", "10"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let balloon = text
+        .lines()
+        .find(|l| l.starts_with("body 0 (Balloon): particles 42, pieces 1, volume "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let v: f64 = balloon.split(' ').nth_back(1).unwrap().parse().unwrap();
+    // The level-1 icosphere inscribed in a 0.5 m sphere: 0.457339 m³ (the
+    // ball's 0.5236 × 0.873), summed independently over its 80 triangles'
+    // tetrahedra from the centre; the gas holds it at rest to 1e-4.
+    assert!((v - 0.457339).abs() < 1e-4, "{balloon}");
+    assert!(
+        text.contains("body 1 (SoftBox): particles 27, pieces 1, volume 0.00800 m³"),
+        "{text}"
+    );
+}
