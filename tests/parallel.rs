@@ -40,6 +40,27 @@ fn star() -> World {
     )
 }
 
+/// A rope with a weight and tethers, a balloon tied to it, a soft box
+/// tied to the balloon, a tethered cloth with dihedral bending and air on
+/// its faces, all colliding.
+fn every_new_kind() -> World {
+    world(
+        "Scene(solver: (body_collisions: true, wind: (2.0, 0.0, 1.0)),
+          bodies: [
+            Rope(start: (0.0, 3.0, 0.0), end: (1.2, 3.0, 0.0), segments: 12, tip_mass: 0.5,
+                 tethers: true, pins: [0]),
+            Balloon(center: (1.2, 2.6, 0.0), sphere_radius: 0.3, subdivisions: 2, radius: 0.02,
+                    stretch_compliance: 0.001, pressure: 1.2),
+            SoftBox(center: (1.2, 2.0, 0.0), size: (0.3, 0.3, 0.3), resolution: (3, 3, 3),
+                    edge_compliance: 0.001, volume_compliance: 0.000001),
+            Cloth(origin: (-1.5, 2.5, -0.5), size: (1.0, 1.0), resolution: (12, 12), tethers: true,
+                  bending: Dihedral, aero_drag: 1.0, aero_lift: 0.5, pins: [(0, 0), (0, -1)]),
+          ],
+          joins: [(a: (0, -1), b: (1, 16)), (a: (1, 0), b: (2, -1), compliance: 0.001)],
+          colliders: [Ground()])",
+    )
+}
+
 #[test]
 fn positions_are_bit_identical_for_1_2_and_4_threads() {
     let worlds: Vec<(&str, World)> = vec![
@@ -62,6 +83,7 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
             "balloon_on_string (gas)",
             scene_world("balloon_on_string.ron"),
         ),
+        ("every new kind at once", every_new_kind()),
         ("star", star()),
         ("free hub", free_hub(100, 0.01)),
     ];
