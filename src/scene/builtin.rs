@@ -75,6 +75,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("tearing.ron", include_str!("../../scenes/tearing.ron")),
     (
+        "thin_shelf.ron",
+        include_str!("../../scenes/thin_shelf.ron"),
+    ),
+    (
         "tied_hammock.ron",
         include_str!("../../scenes/tied_hammock.ron"),
     ),

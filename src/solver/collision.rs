@@ -8,8 +8,27 @@
 //! Over a substep the normal push d plays the role of the normal impulse,
 //! so this is Coulomb's law μ·|F_n| in position form; a particle resting
 //! on a slope sticks exactly when tan(slope) < μ.
+//!
+//! Contacts are also swept: a particle that ends a substep clear of a
+//! sphere or box but whose path x_prev → x crossed it (a fast particle
+//! and a thin shelf) is caught where the path entered the shape grown by
+//! its radius, and pushed back onto the plane tangent there — so nothing
+//! tunnels through a collider however fast it moves. (The ground is a
+//! half-space: nothing can pass through it.) A box grown by r is taken as
+//! a box with r added to each half extent, its rounded edges as square.
 
 use glam::Vec3;
+
+/// How a particle's path in a substep meets a collider.
+enum Crossing {
+    /// It started clear and entered the (grown) shape: the outward normal
+    /// where it entered and how far it ended behind that tangent plane.
+    Entered(Vec3, f32),
+    /// It started clear and never reached the shape.
+    Missed,
+    /// It started on or inside the surface.
+    FromContact,
+}
 
 /// A static collision shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +65,20 @@ impl Collider {
     /// that was at `prev` at the start of the substep, or `None` when it
     /// does not touch.
     fn contact(&self, x: Vec3, prev: Vec3, r: f32) -> Option<(Vec3, f32)> {
+        match self.crossing(prev, x, r) {
+            Crossing::Entered(n, depth) => Some((n, depth)),
+            Crossing::Missed => None,
+            Crossing::FromContact => self
+                .passed_through(prev, x, r)
+                .or_else(|| self.resting(x, prev, r)),
+        }
+        // Paths so long that their products overflow f32 are left alone
+        // rather than turned into NaN.
+        .filter(|(n, depth)| n.is_finite() && depth.is_finite())
+    }
+
+    /// [`Self::contact`] of the position `x` alone.
+    fn resting(&self, x: Vec3, prev: Vec3, r: f32) -> Option<(Vec3, f32)> {
         match *self {
             Collider::Ground { height, .. } => {
                 let depth = height + r - x.y;
@@ -91,6 +124,107 @@ impl Collider {
                 let sign = if from.dot(axis) < 0.0 { -1.0 } else { 1.0 };
                 let depth = half_extents.dot(axis) - sign * local.dot(axis) + r;
                 Some((axis * sign, depth))
+            }
+        }
+    }
+
+    /// How the path `prev` → `x` meets the shape grown by `r`: where it
+    /// enters it (the outward normal there and how far `x` lies behind the
+    /// tangent plane), that it misses it, or that it starts in contact.
+    fn crossing(&self, prev: Vec3, x: Vec3, r: f32) -> Crossing {
+        let d = x - prev;
+        match *self {
+            // A half-space: the resting contact is always the right one.
+            Collider::Ground { .. } => Crossing::FromContact,
+            Collider::Sphere { center, radius, .. } => {
+                // |prev + t·d − c|² = R² for the smallest t in [0, 1].
+                let (big, o) = (radius + r, prev - center);
+                let (a, b, c) = (d.dot(d), o.dot(d), o.dot(o) - big * big);
+                if c <= 0.0 {
+                    return Crossing::FromContact;
+                }
+                let disc = b * b - a * c;
+                if b >= 0.0 || disc < 0.0 {
+                    return Crossing::Missed; // moving away, or passing by
+                }
+                let t = (-b - disc.sqrt()) / a;
+                if t.is_nan() || t > 1.0 {
+                    return Crossing::Missed; // beyond the substep, or overflowed
+                }
+                let n = (o + d * t) / big;
+                Crossing::Entered(n, (big - (x - center).dot(n)).max(0.0))
+            }
+            Collider::Box {
+                center,
+                half_extents,
+                ..
+            } => {
+                let grown = half_extents + Vec3::splat(r);
+                let from = prev - center;
+                if from.abs().cmple(grown).all() {
+                    return Crossing::FromContact;
+                }
+                // Slabs: the path is inside all three between t_in and t_out.
+                let (mut t_in, mut t_out, mut axis) = (f32::NEG_INFINITY, 1.0f32, None);
+                for k in 0..3 {
+                    if d[k] == 0.0 {
+                        if from[k].abs() > grown[k] {
+                            return Crossing::Missed;
+                        }
+                        continue;
+                    }
+                    let (t0, t1) = ((-grown[k] - from[k]) / d[k], (grown[k] - from[k]) / d[k]);
+                    let (near, far) = (t0.min(t1), t0.max(t1));
+                    if near > t_in {
+                        (t_in, axis) = (near, Some(k));
+                    }
+                    t_out = t_out.min(far);
+                }
+                let Some(k) = axis.filter(|_| t_in >= 0.0 && t_in <= t_out) else {
+                    return Crossing::Missed;
+                };
+                let sign = -d[k].signum();
+                let mut n = Vec3::ZERO;
+                n[k] = sign;
+                Crossing::Entered(n, (grown[k] - sign * (x - center)[k]).max(0.0))
+            }
+        }
+    }
+
+    /// A path that started in contact and ended past the shape's middle —
+    /// beyond the plane through the centre parallel to the tangent plane
+    /// where it started — went through it (a thin shelf, a small ball):
+    /// caught on that tangent plane, not pushed out of the far side. None
+    /// otherwise (the resting contact decides).
+    fn passed_through(&self, prev: Vec3, x: Vec3, r: f32) -> Option<(Vec3, f32)> {
+        match *self {
+            Collider::Ground { .. } => None,
+            Collider::Sphere { center, radius, .. } => {
+                let (o, to) = (prev - center, x - center);
+                let n = o.normalize_or(Vec3::Y);
+                (to.dot(n) < 0.0).then_some((n, radius + r - to.dot(n)))
+            }
+            Collider::Box {
+                center,
+                half_extents,
+                ..
+            } => {
+                let grown = half_extents + Vec3::splat(r);
+                let (from, to) = (prev - center, x - center);
+                let gap = grown - from.abs();
+                let k = if gap.x <= gap.y && gap.x <= gap.z {
+                    0
+                } else if gap.y <= gap.z {
+                    1
+                } else {
+                    2
+                };
+                let sign = if from[k] < 0.0 { -1.0 } else { 1.0 };
+                let past_middle = sign * to[k] < 0.0;
+                let across = (0..3).all(|j| j == k || to[j].abs() <= grown[j]);
+                let mut n = Vec3::ZERO;
+                n[k] = sign;
+                (past_middle && across).then_some((n, grown[k] - sign * to[k]))
             }
         }
     }
@@ -154,6 +288,41 @@ mod tests {
         b.resolve(start, &mut delta, 0.0);
         assert!(
             (start + delta - Vec3::new(0.1, 1.0, 0.0)).length() < 1e-6,
+            "{delta}"
+        );
+    }
+
+    #[test]
+    fn a_particle_that_jumps_over_a_thin_box_or_a_small_sphere_in_one_substep_is_caught_on_the_near_side()
+     {
+        let slab = Collider::Box {
+            center: Vec3::ZERO,
+            half_extents: Vec3::new(1.0, 0.001, 1.0),
+            friction: 0.0,
+        };
+        // From 10 mm above the top to 10 mm below the bottom, radius 2 mm.
+        let start = Vec3::new(0.3, 0.011, 0.0);
+        let mut delta = Vec3::new(0.0, -0.022, 0.0);
+        slab.resolve(start, &mut delta, 0.002);
+        assert!(
+            (start + delta - Vec3::new(0.3, 0.003, 0.0)).length() < 1e-6,
+            "{delta}"
+        );
+        // Sideways past the slab's edge: a miss.
+        let mut miss = Vec3::new(0.0, -0.022, 0.0);
+        slab.resolve(Vec3::new(1.1, 0.011, 0.0), &mut miss, 0.002);
+        assert_eq!(miss, Vec3::new(0.0, -0.022, 0.0));
+        let ball = Collider::Sphere {
+            center: Vec3::ZERO,
+            radius: 0.01,
+            friction: 0.0,
+        };
+        // Straight through the centre, from 5 cm before it to 5 cm after.
+        let start = Vec3::new(-0.05, 0.0, 0.0);
+        let mut delta = Vec3::new(0.1, 0.0, 0.0);
+        ball.resolve(start, &mut delta, 0.0);
+        assert!(
+            (start + delta - Vec3::new(-0.01, 0.0, 0.0)).length() < 1e-6,
             "{delta}"
         );
     }
