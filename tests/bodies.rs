@@ -2,7 +2,7 @@
 
 mod common;
 
-use catenary::solver::World;
+use catenary::solver::{LinkKind, World};
 use common::*;
 
 /// A rigid 3 m rope of 60 links (0.3 kg) hanging from its top particle
@@ -410,4 +410,62 @@ fn a_join_breaks_by_its_bodys_tear_strain_and_stays_broken_after_save() {
         .build();
     assert_eq!(links - again.constraints.len(), broken);
     assert_eq!(again.particles.pos, w.particles.pos);
+}
+
+/// A pinned cloth corner holding, through a rigid join, a mesh particle
+/// of `mass` hanging straight below it; the cloth tears at 10 N.
+fn hung_on_a_join(mass: f32, substeps: u32) -> World {
+    world(&format!(
+        "Scene(solver: (substeps: {substeps}),
+          bodies: [Cloth(origin: (0.0, 2.0, 0.0), size: (0.2, 0.2), resolution: (2, 2),
+                         tear_force: 10.0, pins: [(0, 0), (0, 1), (1, 0), (1, 1)]),
+                   Mesh(particles: [(position: (0.2, 1.5, 0.0), mass: {mass})])],
+          joins: [(a: (0, -1), b: (1, 0))])"
+    ))
+}
+
+#[test]
+fn a_tear_force_breaks_a_link_at_that_tension_in_newtons_whatever_the_substeps() {
+    // A rigid join carries m·g from the first substep: 0.9 × 10 N holds,
+    // 1.1 × 10 N breaks, at 5 substeps and at 50.
+    let g = 9.81;
+    for substeps in [5, 50] {
+        for (factor, holds) in [(0.9, true), (1.1, false)] {
+            let mut w = hung_on_a_join(factor * 10.0 / g, substeps);
+            for _ in 0..60 {
+                w.step();
+            }
+            let joined = w.constraints.iter().any(|l| l.tag.kind == LinkKind::Join);
+            assert_eq!(joined, holds, "{factor} × 10 N at {substeps} substeps");
+        }
+    }
+}
+
+#[test]
+fn a_sheet_yanked_at_a_corner_tears_apart_with_a_tear_force_and_stays_whole_without() {
+    // A 1 m sheet held along the left half of its top edge; the hand drags
+    // its bottom-right corner 3 m away in a second.
+    let pieces = |tear: &str| {
+        let mut w = world(&format!(
+            "Scene(bodies: [Cloth(origin: (0.0, 2.0, 0.0), size: (1.0, 1.0), resolution: (20, 20),
+                                  mass: 0.2, {tear} pins: [(0, 0), (0, 3), (0, 6), (0, 9)])])"
+        ));
+        w.set_hand(catenary::solver::Hand {
+            max_force: f32::INFINITY,
+        });
+        let corner = w.particles.len() - 1;
+        let from = w.particles.pos[corner];
+        w.grab(corner);
+        for frame in 1..=60 {
+            let t = frame as f32 / 60.0;
+            w.drag_to(from + glam::Vec3::new(2.0, -2.0, 0.0) * t);
+            w.step();
+        }
+        assert_sane(&w, 10.0);
+        w.pieces()[0]
+    };
+    let (torn, whole) = (pieces("tear_force: 5.0,"), pieces(""));
+    println!("pieces: {torn} with a 5 N tear force, {whole} without");
+    assert!(torn >= 2, "{torn}");
+    assert_eq!(whole, 1);
 }

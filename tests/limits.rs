@@ -131,6 +131,9 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         ("cloth tear", TEAR_STRAIN, |s, v| {
             cloth(s).tear_strain = Some(v)
         }),
+        ("cloth tear_force", TEAR_FORCE, |s, v| {
+            cloth(s).tear_force = Some(v)
+        }),
         ("mesh position", COORDINATE, |s, v| {
             mesh(s).particles[2].position = [v, v, v]
         }),

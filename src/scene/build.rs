@@ -124,6 +124,14 @@ fn join(world: &mut World, scene: &Scene, j: &JoinDef) {
     let tear = tear(j.a.0).min(tear(j.b.0));
     let tag = Tag::new(j.a.0, LinkKind::Join);
     world.constraints.add(a, b, rest, j.compliance, tear, tag);
+    let force = |body: usize| match &scene.bodies[body] {
+        BodyDef::Cloth(c) => c.tear_force.unwrap_or(f32::INFINITY),
+        _ => f32::INFINITY,
+    };
+    let force = force(j.a.0).min(force(j.b.0));
+    if force.is_finite() {
+        world.constraints.set_link_tear_force(a, b, force);
+    }
 }
 
 /// Puts a validated `state` into a freshly built world.
@@ -330,6 +338,9 @@ fn cloth(world: &mut World, body: usize, cl: &ClothDef) -> Shape {
         .filter(|_| cl.bending == Bending::Dihedral)
     {
         dihedrals(world, body, rows, cols, first, bend);
+    }
+    if let Some(force) = cl.tear_force {
+        world.constraints.set_tear_force(body, force);
     }
     for &(row, col) in &cl.pins {
         let row = resolve_index(row, rows as u64).expect(VALIDATED);

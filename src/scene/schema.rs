@@ -235,6 +235,9 @@ pub struct ClothDef {
     /// Strain past which a constraint breaks; None = never (default).
     #[serde(default)]
     pub tear_strain: Option<f32>,
+    /// Tension |λ|/h² (N) past which a constraint breaks; None = never (default).
+    #[serde(default)]
+    pub tear_force: Option<f32>,
     /// Pinned (row, col); negatives count from the end (default none).
     #[serde(default)]
     pub pins: Vec<(i64, i64)>,

@@ -296,6 +296,9 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {
     if let Some(t) = cl.tear_strain {
         c.num(&format!("{f}.tear_strain"), t, TEAR_STRAIN);
     }
+    if let Some(t) = cl.tear_force {
+        c.num(&format!("{f}.tear_force"), t, TEAR_FORCE);
+    }
     for (k, &(row, col)) in cl.pins.iter().enumerate() {
         c.index(&format!("{f}.pins[{k}].0 (row)"), row, rows as u64);
         c.index(&format!("{f}.pins[{k}].1 (column)"), col, cols as u64);

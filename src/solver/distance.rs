@@ -60,6 +60,8 @@ pub(crate) struct Batch {
     pub compliance: Vec<f32>,
     /// Strain (|x_a − x_b| − L)/L past which the constraint breaks; ∞ = never.
     pub tear_strain: Vec<f32>,
+    /// Tension |λ|/h² (N) past which the constraint breaks; ∞ = never.
+    pub tear_force: Vec<f32>,
     pub tag: Vec<Tag>,
     /// Lagrange multiplier λ of the current substep (N·s²).
     pub lambda: Vec<f32>,
@@ -78,6 +80,7 @@ impl Batch {
         self.rest.push(rest);
         self.compliance.push(compliance);
         self.tear_strain.push(tear);
+        self.tear_force.push(f32::INFINITY);
         self.tag.push(tag);
         self.lambda.push(0.0);
         self.alpha_t.push(0.0);
@@ -91,6 +94,7 @@ impl Batch {
         self.rest.swap_remove(i);
         self.compliance.swap_remove(i);
         self.tear_strain.swap_remove(i);
+        self.tear_force.swap_remove(i);
         self.tag.swap_remove(i);
         self.lambda.swap_remove(i);
         self.alpha_t.swap_remove(i);
@@ -117,7 +121,7 @@ pub struct DistanceConstraints {
     /// capacity covers every tearable constraint, so tearing in a step
     /// never allocates.
     broken: Vec<(u32, u32)>,
-    /// Constraints ever added with a finite tear strain.
+    /// Constraints ever given a finite tear strain or force.
     tearable: usize,
 }
 
@@ -230,6 +234,7 @@ impl DistanceConstraints {
                     old.tear_strain[i],
                     old.tag[i],
                 );
+                *batch.tear_force.last_mut().expect("just pushed") = old.tear_force[i];
             }
         }
     }
@@ -266,11 +271,45 @@ impl DistanceConstraints {
         }
     }
 
-    /// Removes every constraint stretched past its tear strain; returns how many broke.
-    pub(crate) fn tear(&mut self, pos: &[Vec3]) -> usize {
+    /// Gives every constraint of `body` but its joins a tear force (N):
+    /// it breaks when its tension |λ|/h² exceeds it.
+    pub fn set_tear_force(&mut self, body: usize, force: f32) {
+        self.set_tear_force_where(force, |t, _, _| {
+            t.body as usize == body && t.kind != LinkKind::Join
+        });
+    }
+
+    /// Gives the constraint between particles `a` and `b` a tear force (N).
+    pub fn set_link_tear_force(&mut self, a: usize, b: usize, force: f32) {
+        let pair = (a.min(b) as u32, a.max(b) as u32);
+        self.set_tear_force_where(force, |_, p, q| (p.min(q), p.max(q)) == pair);
+    }
+
+    fn set_tear_force_where(&mut self, force: f32, pick: impl Fn(&Tag, u32, u32) -> bool) {
+        let mut added = 0;
+        for batch in &mut self.batches {
+            for i in 0..batch.len() {
+                if pick(&batch.tag[i], batch.a[i], batch.b[i]) {
+                    added += usize::from(batch.tear_force[i].is_infinite());
+                    batch.tear_force[i] = force;
+                }
+            }
+        }
+        if force.is_finite() && added > 0 {
+            self.can_tear = true;
+            self.tearable += added;
+            self.broken.reserve(self.tearable - self.broken.len());
+        }
+    }
+
+    /// Removes every constraint stretched past its tear strain, or pulling
+    /// harder than its tear force in the last substep of length `h`;
+    /// returns how many broke.
+    pub(crate) fn tear(&mut self, pos: &[Vec3], h: f32) -> usize {
         if !self.can_tear {
             return 0;
         }
+        let h2 = h * h;
         let mut broken = 0;
         for colour in 0..self.batches.len() {
             let mut i = self.batches[colour].len();
@@ -279,7 +318,8 @@ impl DistanceConstraints {
                 let batch = &self.batches[colour];
                 let rest = batch.rest[i];
                 let len = pos[batch.a[i] as usize].distance(pos[batch.b[i] as usize]);
-                if rest > 0.0 && (len - rest) / rest > batch.tear_strain[i] {
+                let stretched = rest > 0.0 && (len - rest) / rest > batch.tear_strain[i];
+                if stretched || batch.lambda[i].abs() > batch.tear_force[i] * h2 {
                     self.remove(colour, i);
                     broken += 1;
                 }
@@ -446,7 +486,11 @@ mod tests {
         c.add(0, 1, 1.0, 0.0, 0.5, TAG);
         c.add(1, 2, 1.0, 0.0, 0.5, TAG);
         let pos = [Vec3::ZERO, Vec3::X * 3.0, Vec3::X * 4.0];
-        assert_eq!(c.tear(&pos), 1, "only the first link is stretched 200%");
+        assert_eq!(
+            c.tear(&pos, 1.0),
+            1,
+            "only the first link is stretched 200%"
+        );
         c.add(0, 3, 1.0, 0.0, 0.5, TAG);
         assert!(c.colouring_is_valid(4));
         assert_eq!(c.len(), 2);

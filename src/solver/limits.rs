@@ -110,6 +110,8 @@ pub const CELLS: RangeInclusive<u32> = 1..=100;
 pub const FRICTION: Bounds = Bounds::new(0.0, 100.0, "");
 /// Strain past which a constraint tears.
 pub const TEAR_STRAIN: Bounds = Bounds::new(1e-6, 1e6, "");
+/// Tension past which a constraint tears.
+pub const TEAR_FORCE: Bounds = Bounds::new(1e-6, 1e9, "N");
 /// Driver amplitude.
 pub const AMPLITUDE: Bounds = Bounds::new(0.0, 1e3, "m");
 /// Driver frequency.

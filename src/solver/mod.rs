@@ -562,7 +562,8 @@ impl World {
         if let Some(g) = self.grab.as_mut() {
             g.from = g.target;
         }
-        self.constraints.tear(&self.particles.pos);
+        let h = self.settings.dt / self.settings.substeps as f32;
+        self.constraints.tear(&self.particles.pos, h);
         self.time += self.settings.dt as f64;
         self.last_h = self.settings.dt / self.settings.substeps as f32;
     }
