@@ -45,7 +45,7 @@ fn star() -> World {
 /// its faces, all colliding.
 fn every_new_kind() -> World {
     world(
-        "Scene(solver: (body_collisions: true, wind: (2.0, 0.0, 1.0)),
+        "Scene(solver: (body_collisions: true, wind: (2.0, 0.0, 1.0), damping: 2.0),
           bodies: [
             Rope(start: (0.0, 3.0, 0.0), end: (1.2, 3.0, 0.0), segments: 12, tip_mass: 0.5,
                  tethers: true, pins: [0]),

@@ -203,19 +203,26 @@ fn the_browser_build_draws_the_scene_steps_it_and_a_drag_moves_a_particle() {
     // 1. A screenshot after 3 s of virtual time (how far the simulation
     //    got by then varies, so the scene is in view from its first frame).
     let shot = scratch.join("web.png");
-    let status = browser(&scratch.join("profile-shot"))
-        .args([
-            "--run-all-compositor-stages-before-draw",
-            "--virtual-time-budget=3000",
-        ])
-        .arg(format!("--screenshot={}", shot.display()))
-        .arg(format!(
-            "http://127.0.0.1:{port}/#scene={}",
-            fragment(SHEET_AND_ROPE)
-        ))
-        .status()
-        .unwrap();
-    assert!(status.success(), "chromium --screenshot failed");
+    // Headless Chromium under SwiftShader now and then exits non-zero
+    // without a screenshot (seen once in ~20 runs, on a loaded machine):
+    // it gets three tries, each with a fresh profile.
+    let took = (0..3).any(|attempt| {
+        browser(&scratch.join(format!("profile-shot-{attempt}")))
+            .args([
+                "--run-all-compositor-stages-before-draw",
+                "--virtual-time-budget=3000",
+            ])
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!(
+                "http://127.0.0.1:{port}/#scene={}",
+                fragment(SHEET_AND_ROPE)
+            ))
+            .status()
+            .unwrap()
+            .success()
+            && shot.exists()
+    });
+    assert!(took, "chromium --screenshot failed three times");
     let img = image::open(&shot).unwrap().to_rgb8();
     let (w, h) = img.dimensions();
     // The view (left of the panel): the cloth is blue, the rope tan.

@@ -9,7 +9,9 @@
 //!
 //! with α̃ = α/h² and k = 1 in XPBD, α̃ = 0 and k the PBD stiffness in PBD.
 //! A zero or non-finite denominator (every corner fixed, a degenerate
-//! shape) skips the constraint.
+//! shape) skips the constraint. Constraint damping β is the distance
+//! constraint's dashpot with ∇C in place of n (DESIGN §2 step 6), see
+//! [`damp`].
 //!
 //! Constraints of both kinds are coloured together (no two of a colour
 //! share a particle) and solved colour by colour after the distance
@@ -132,6 +134,28 @@ fn constraint(kind: QuadKind, x: [DVec3; 4], rest: f32) -> Option<(f64, [DVec3; 
     }
 }
 
+/// The velocity changes of the dashpot β along a `kind` constraint on
+/// positions `x` and velocities `v` (DESIGN §2 step 6 with ∇C for n):
+/// p = −(Σ ∇ᵢC·vᵢ)·βh / (1 + βh·Σ wᵢ|∇ᵢC|²), Δvᵢ = wᵢ·p·∇ᵢC. It removes
+/// at most the whole rate of change of C, so it only takes energy out.
+#[inline]
+pub(crate) fn damp(
+    kind: QuadKind,
+    x: [Vec3; 4],
+    v: [Vec3; 4],
+    w: [f32; 4],
+    rest: f32,
+    beta_h: f32,
+) -> Option<[Vec3; 4]> {
+    let (_, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
+    let rate: f64 = (0..4).map(|i| grad[i].dot(v[i].as_dvec3())).sum();
+    let stiff: f64 = (0..4).map(|i| w[i] as f64 * grad[i].length_squared()).sum();
+    let beta_h = beta_h as f64;
+    let p = -rate * beta_h / (1.0 + beta_h * stiff);
+    p.is_finite()
+        .then(|| std::array::from_fn(|i| (grad[i] * (w[i] as f64 * p)).as_vec3()))
+}
+
 /// One projection of a `kind` constraint on the current positions `x`
 /// with inverse masses `w`: returns the moves to add, or None when
 /// skipped. `alpha_t` = α/h²; `lambda` is updated.
@@ -158,4 +182,49 @@ pub(crate) fn project(
     Some(std::array::from_fn(|i| {
         (grad[i] * (w[i] as f64 * dl)).as_vec3()
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dashpot_never_adds_kinetic_energy_to_a_hinge_or_a_tetrahedron() {
+        let mut seed = 3u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) as f32 - 0.5
+        };
+        for case in 0..400 {
+            let kind = if case % 2 == 0 {
+                QuadKind::Dihedral
+            } else {
+                QuadKind::Volume
+            };
+            let x: [Vec3; 4] = std::array::from_fn(|_| Vec3::new(rnd(), rnd(), rnd()));
+            // The fourth corner pinned: at rest, w = 0.
+            let w: [f32; 4] = std::array::from_fn(|k| if k == 3 { 0.0 } else { 1.0 + rnd() });
+            let v: [Vec3; 4] =
+                std::array::from_fn(|k| Vec3::new(rnd(), rnd(), rnd()) * 10.0 * w[k].min(1.0));
+            let beta_h = 10f32.powf(6.0 * rnd());
+            let Some(dv) = damp(kind, x, v, w, 0.0, beta_h) else {
+                continue;
+            };
+            let ke = |v: [Vec3; 4]| -> f64 {
+                (0..4)
+                    .filter(|&k| w[k] > 0.0)
+                    .map(|k| 0.5 * v[k].length_squared() as f64 / w[k] as f64)
+                    .sum()
+            };
+            let after = std::array::from_fn(|k| v[k] + dv[k]);
+            assert!(
+                ke(after) <= ke(v) * (1.0 + 1e-5),
+                "case {case}: {} → {}",
+                ke(v),
+                ke(after)
+            );
+        }
+    }
 }

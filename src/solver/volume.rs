@@ -129,6 +129,46 @@ impl Enclosed {
     }
 }
 
+impl Enclosed {
+    /// The dashpot β along the volume (DESIGN §2 step 6 with ∇V for n) on
+    /// positions `x(i)` and velocities `v(i)`; `apply(i, Δv)` changes a
+    /// particle's velocity.
+    pub(crate) fn damp(
+        &mut self,
+        x: impl Fn(usize) -> Vec3,
+        v: impl Fn(usize) -> Vec3,
+        w: impl Fn(usize) -> f32,
+        mut apply: impl FnMut(usize, Vec3),
+        beta_h: f32,
+    ) {
+        let o = x(self.triangles[0][0] as usize).as_dvec3();
+        self.grad.fill(DVec3::ZERO);
+        for t in &self.triangles {
+            let [a, b, c] = t.map(|i| x(i as usize).as_dvec3() - o);
+            let [ia, ib, ic] = t.map(|i| i as usize - self.first);
+            self.grad[ia] += b.cross(c) / 6.0;
+            self.grad[ib] += c.cross(a) / 6.0;
+            self.grad[ic] += a.cross(b) / 6.0;
+        }
+        let (mut rate, mut stiff) = (0.0, 0.0);
+        for (i, g) in self.grad.iter().enumerate() {
+            rate += g.dot(v(self.first + i).as_dvec3());
+            stiff += w(self.first + i) as f64 * g.length_squared();
+        }
+        let beta_h = beta_h as f64;
+        let p = -rate * beta_h / (1.0 + beta_h * stiff);
+        if !p.is_finite() {
+            return;
+        }
+        for (i, g) in self.grad.iter().enumerate() {
+            let wi = w(self.first + i);
+            if wi > 0.0 {
+                apply(self.first + i, (*g * (wi as f64 * p)).as_vec3());
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,6 +191,51 @@ mod tests {
             .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
             .collect();
         (pos, tris)
+    }
+
+    #[test]
+    fn the_dashpot_along_the_volume_never_adds_kinetic_energy() {
+        let (mut pos, tris) = cube();
+        let mut gas = Enclosed::new(0, &pos, tris, (0, 8), 1.0, 0.0);
+        let mut seed = 5u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) as f32 - 0.5
+        };
+        for case in 0..200 {
+            for p in &mut pos {
+                *p += Vec3::new(rnd(), rnd(), rnd()) * 0.1;
+            }
+            // Corner 0 pinned (w = 0, at rest); the rest of random mass.
+            let w: Vec<f32> = (0..8)
+                .map(|i| if i == 0 { 0.0 } else { 1.0 + rnd() })
+                .collect();
+            let mut v: Vec<Vec3> = (0..8)
+                .map(|i| Vec3::new(rnd(), rnd(), rnd()) * 10.0 * w[i].min(1.0))
+                .collect();
+            let ke = |v: &[Vec3]| -> f64 {
+                (1..8)
+                    .map(|i| 0.5 * v[i].length_squared() as f64 / w[i] as f64)
+                    .sum()
+            };
+            let before = ke(&v);
+            let (snapshot, speeds) = (pos.clone(), v.clone());
+            let beta_h = 10f32.powf(6.0 * rnd());
+            gas.damp(
+                |i| snapshot[i],
+                |i| speeds[i],
+                |i| w[i],
+                |i, dv| v[i] += dv,
+                beta_h,
+            );
+            assert!(
+                ke(&v) <= before * (1.0 + 1e-5),
+                "case {case}: {before} → {}",
+                ke(&v)
+            );
+        }
     }
 
     #[test]

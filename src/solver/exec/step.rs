@@ -18,7 +18,7 @@ use crate::solver::collision::Collider;
 use crate::solver::contacts::ParticleContacts;
 use crate::solver::hand::pull;
 use crate::solver::particles::{hold, losses};
-use crate::solver::quads::{QuadKind, project};
+use crate::solver::quads::{QuadKind, damp, project};
 use crate::solver::volume::Enclosed;
 use crate::solver::{Driver, Settings};
 
@@ -271,6 +271,19 @@ impl Frame<'_> {
                     }
                     team.sync();
                 }
+                for d in self.quads {
+                    let range = team.share(d.len);
+                    // SAFETY: as for the quads' projections.
+                    unsafe { self.damp_quads(d, range, s.damping * h) };
+                    team.sync();
+                }
+                if self.volumes.len > 0 {
+                    if team.index == 0 {
+                        // SAFETY: the others wait at the barrier below.
+                        unsafe { self.damp_gas(s.damping * h) };
+                    }
+                    team.sync();
+                }
             }
             // No barrier otherwise: the next prediction touches only this
             // thread's particles.
@@ -397,6 +410,58 @@ impl Frame<'_> {
                     |i| *p.inv_mass.add(i),
                     |i, m| *p.delta.add(i) += m.extend(0.0),
                     (alpha_t, k, first),
+                );
+            }
+        }
+    }
+
+    /// The dashpot along four-particle constraints `range` of colour `d`.
+    ///
+    /// # Safety
+    /// No other thread touches these constraints or their particles.
+    unsafe fn damp_quads(&self, d: &RawQuads, range: std::ops::Range<usize>, beta_h: f32) {
+        let p = self.particles;
+        for c in range {
+            // SAFETY: constraint `c` and its four particles are this thread's.
+            unsafe {
+                let idx = (*d.idx.add(c)).map(|i| i as usize);
+                let x = idx.map(|i| *p.pos.add(i));
+                let v = idx.map(|i| *p.vel.add(i));
+                let w = idx.map(|i| *p.inv_mass.add(i));
+                let Some(dv) = damp(*d.kind.add(c), x, v, w, *d.rest.add(c), beta_h) else {
+                    continue;
+                };
+                for k in 0..4 {
+                    if w[k] > 0.0 {
+                        let after = v[k] + dv[k];
+                        *p.vel.add(idx[k]) = after;
+                        (*p.lost.add(idx[k]))[losses::DAMPING] += kinetic_drop(w[k], v[k], after);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The dashpot along every closed surface's volume, in order.
+    ///
+    /// # Safety
+    /// Only this thread touches particles and volumes during the call.
+    unsafe fn damp_gas(&self, beta_h: f32) {
+        let p = self.particles;
+        for g in 0..self.volumes.len {
+            // SAFETY: this thread alone reads and writes particles and
+            // volumes until the barrier after the call.
+            unsafe {
+                (*self.volumes.all.add(g)).damp(
+                    |i| *p.pos.add(i),
+                    |i| *p.vel.add(i),
+                    |i| *p.inv_mass.add(i),
+                    |i, dv| {
+                        let (w, before) = (*p.inv_mass.add(i), *p.vel.add(i));
+                        *p.vel.add(i) = before + dv;
+                        (*p.lost.add(i))[losses::DAMPING] += kinetic_drop(w, before, before + dv);
+                    },
+                    beta_h,
                 );
             }
         }
