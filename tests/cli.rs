@@ -149,6 +149,30 @@ fn parse_errors_carry_line_and_column() {
 }
 
 #[test]
+fn range_errors_carry_the_line_and_column_of_the_field() {
+    let text = "Scene(
+    solver: (substeps: 10, dt: -0.5),
+    bodies: [
+        Rope(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 10,
+             mass: -1.0, pins: [0, 40]),
+        Cloth(origin: (0.0, 0.0, 0.0), size: (1.0, 1.0), resolution: (4, 4)),
+    ],
+    colliders: [Sphere(center: (0.0, 0.0, 0.0), radius: 0.0)],
+)";
+    let err = scene::parse(text, Path::new("f.ron"))
+        .unwrap_err()
+        .to_string();
+    for line in [
+        "f.ron:2:28: solver.dt: -0.5 is outside",
+        "f.ron:5:14: bodies[0].mass: -1 is outside",
+        "f.ron:5:36: bodies[0].pins[1]: index 40",
+        "f.ron:8:49: colliders[0].radius: 0 is outside",
+    ] {
+        assert!(err.contains(line), "`{line}` not in\n{err}");
+    }
+}
+
+#[test]
 fn usage_errors_exit_2() {
     for args in [
         vec!["run"],

@@ -66,8 +66,10 @@ fn problem(e: &SceneError) -> Problem {
             at: Some((*line, *column)),
             message: message.clone(),
         },
-        SceneError::Invalid { field, message, .. } => Problem {
-            at: None,
+        SceneError::Invalid {
+            at, field, message, ..
+        } => Problem {
+            at: *at,
             message: format!("{field}: {message}"),
         },
         SceneError::Io { .. } => Problem {

@@ -29,10 +29,14 @@ pub enum SceneError {
         message: String,
     },
     /// A value outside its accepted range.
-    #[error("{path}: {field}: {message}", path = .path.display())]
+    #[error("{path}{place}: {field}: {message}", path = .path.display(), place = place(*.at))]
     Invalid {
         /// The file.
         path: PathBuf,
+        /// 1-based (line, column) of the field, or of the nearest enclosing
+        /// value written when the field is left to its default; None when
+        /// the scene did not come from text.
+        at: Option<(usize, usize)>,
         /// Path of the field, e.g. `bodies[0].segments`.
         field: String,
         /// What was found and what is accepted.
@@ -45,10 +49,26 @@ pub enum SceneError {
 #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
 pub struct SceneErrors(pub Vec<SceneError>);
 
+/// ":line:column" of a place, or nothing.
+fn place(at: Option<(usize, usize)>) -> String {
+    at.map(|(line, column)| format!(":{line}:{column}"))
+        .unwrap_or_default()
+}
+
 impl SceneErrors {
     /// Ok when `problems` — (field, what is accepted) — is empty, else
     /// one [`SceneError::Invalid`] per problem, in `path`.
     pub fn check(path: &std::path::Path, problems: Vec<(String, String)>) -> Result<(), Self> {
+        Self::check_in(path, None, problems)
+    }
+
+    /// [`Self::check`] of a value read from `text`: each problem names
+    /// the line:column of its field there.
+    pub fn check_in(
+        path: &std::path::Path,
+        text: Option<&str>,
+        problems: Vec<(String, String)>,
+    ) -> Result<(), Self> {
         if problems.is_empty() {
             return Ok(());
         }
@@ -57,6 +77,7 @@ impl SceneErrors {
                 .into_iter()
                 .map(|(field, message)| SceneError::Invalid {
                     path: path.to_path_buf(),
+                    at: text.and_then(|t| super::locate::locate(t, &field)),
                     field,
                     message,
                 })

@@ -9,6 +9,7 @@ mod build;
 mod builtin;
 mod capture;
 mod error;
+mod locate;
 mod meshes;
 mod schema;
 mod solid;
@@ -36,7 +37,8 @@ pub fn ron_options() -> ron::Options {
 /// Parses and validates scene text; `path` is only used in messages.
 pub fn parse(text: &str, path: &Path) -> Result<Scene, SceneErrors> {
     let scene: Scene = from_ron(text, path)?;
-    scene.validate(path)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    SceneErrors::check_in(path, Some(text), validate::validate(&scene))?;
     Ok(scene)
 }
 
