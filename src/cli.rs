@@ -38,6 +38,11 @@ struct Cli {
         requires = "screenshot"
     )]
     screenshot_after: f32,
+    /// Then one more every SECONDS, numbered FILE-000.png, FILE-001.png, … (a
+    /// strip of frames; see tools/flick-strip.sh).
+    #[arg(long, value_name = "SECONDS", requires = "screenshot",
+          value_parser = |s: &str| parse_in(s, limits::SCREENSHOT_EVERY))]
+    screenshot_every: Option<f32>,
     /// Window automation: close the window after SECONDS.
     #[arg(long, value_name = "SECONDS")]
     exit_after: Option<f32>,
@@ -223,6 +228,7 @@ pub fn main() -> ExitCode {
                 scene: cli.scene,
                 dump_state: cli.dump_state,
                 screenshot: cli.screenshot.map(|f| (cli.screenshot_after, f)),
+                screenshot_every: cli.screenshot_every,
                 exit_after: cli.exit_after,
                 compare: cli.compare,
                 no_shadows: cli.no_shadows,

@@ -672,3 +672,44 @@ fn shadows_darken_the_ground_under_a_held_sheet() {
     assert!(darker > 20_000, "{darker} darker");
     assert!(lighter < darker / 20, "{lighter} lighter, {darker} darker");
 }
+
+#[test]
+fn screenshot_every_saves_numbered_frames_of_a_falling_sheet() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-every");
+    let png = dir.join("f.png");
+    // The default scene's sheet falls and swings from its two corners: the
+    // frames 0.3 s apart differ.
+    let _app = App::start(
+        &x,
+        &dir,
+        &[
+            "--screenshot",
+            png.to_str().unwrap(),
+            "--screenshot-after",
+            "0.5",
+            "--screenshot-every",
+            "0.3",
+        ],
+    );
+    let frame = |k: usize| dir.join(format!("f-{k:03}.png"));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !frame(3).exists() {
+        assert!(Instant::now() < deadline, "no fourth frame");
+        sleep(Duration::from_millis(100));
+    }
+    sleep(Duration::from_millis(300));
+    assert!(!png.exists(), "frames are numbered, not FILE itself");
+    let (first, fourth) = (
+        image::open(frame(0)).unwrap().to_rgb8(),
+        image::open(frame(3)).unwrap().to_rgb8(),
+    );
+    let differing = first
+        .pixels()
+        .zip(fourth.pixels())
+        .filter(|(a, b)| a != b)
+        .count();
+    println!("{differing} pixels differ between frames 0 and 3");
+    assert!(differing > 1000, "{differing}");
+}

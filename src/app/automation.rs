@@ -69,6 +69,12 @@ impl App {
     }
 }
 
+/// `NAME.png` numbered `k`: `NAME-00k.png`.
+pub(super) fn numbered(path: &Path, k: usize) -> std::path::PathBuf {
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!("{stem}-{k:03}.png"))
+}
+
 /// Saves the window as a PNG (macroquad's own `export_png` panics on
 /// errors), encoded in memory and written through a temp file, so a
 /// failure leaves no empty or partial file.

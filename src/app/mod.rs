@@ -51,6 +51,8 @@ pub struct Options {
     pub dump_state: Option<PathBuf>,
     /// Save a PNG of the window after this many seconds.
     pub screenshot: Option<(f32, PathBuf)>,
+    /// Then one every this many seconds, numbered `NAME-000.png`, `NAME-001.png`, …
+    pub screenshot_every: Option<f32>,
     /// Close the window after this many seconds.
     pub exit_after: Option<f32>,
     /// Start in compare mode: PBD and XPBD lanes side by side.
@@ -87,17 +89,24 @@ async fn main_loop(options: Options) {
         if let Some(p) = probe.as_mut() {
             platform::report(&p.report(&app));
         }
-        if let Some((after, path)) = &options.screenshot
-            && wall >= *after
-            && !app.screenshot_taken
-        {
-            if let Err(e) = automation::save_screenshot(path) {
-                eprintln!(
-                    "error: {}: cannot save the screenshot: {e:#}",
-                    path.display()
-                );
+        if let Some((after, path)) = &options.screenshot {
+            let taken = app.screenshots_taken;
+            let (due, path) = match options.screenshot_every {
+                None => (taken == 0 && wall >= *after, path.clone()),
+                Some(every) => (
+                    wall >= after + every * taken as f32,
+                    automation::numbered(path, taken),
+                ),
+            };
+            if due {
+                if let Err(e) = automation::save_screenshot(&path) {
+                    eprintln!(
+                        "error: {}: cannot save the screenshot: {e:#}",
+                        path.display()
+                    );
+                }
+                app.screenshots_taken += 1;
             }
-            app.screenshot_taken = true;
         }
         if let Some(path) = &options.dump_state
             && wall - last_dump >= 0.2
@@ -206,7 +215,7 @@ pub struct App {
     ui_has_pointer: bool,
     ui_has_keyboard: bool,
     panel: panel::PanelState,
-    screenshot_taken: bool,
+    screenshots_taken: usize,
     /// Frames drawn per second, averaged over the last second.
     drawn_fps: f32,
     fps_meter: stepping::FpsMeter,
@@ -253,7 +262,7 @@ impl App {
             ui_has_pointer: false,
             ui_has_keyboard: false,
             panel: panel::PanelState::new(options.scene.as_deref()),
-            screenshot_taken: false,
+            screenshots_taken: 0,
             drawn_fps: 0.0,
             fps_meter: Default::default(),
             dump_failed: Default::default(),

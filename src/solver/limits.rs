@@ -118,6 +118,8 @@ pub const AMPLITUDE: Bounds = Bounds::new(0.0, 1e3, "m");
 pub const FREQUENCY: Bounds = Bounds::new(0.0, 1000.0, "Hz");
 /// The hand's strength, the largest force it pulls a held particle with.
 pub const HAND_FORCE: Bounds = Bounds::new(1e-3, 1e6, "N");
+/// Interval of the window's `--screenshot-every` frames.
+pub const SCREENSHOT_EVERY: Bounds = Bounds::new(0.01, 3600.0, "s");
 /// Camera distance from its target.
 pub const CAMERA_DISTANCE: Bounds = Bounds::new(1e-3, 1e6, "m");
 
