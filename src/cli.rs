@@ -23,6 +23,14 @@ struct Cli {
     /// Start with shadows off (the panel's Display section switches them).
     #[arg(long)]
     no_shadows: bool,
+    /// Start with anti-aliasing (FXAA) off. Without this or --antialias, the
+    /// window measures what it costs in the first frames and keeps it only
+    /// when cheap (the panel's Display section switches it).
+    #[arg(long, conflicts_with = "antialias")]
+    no_antialias: bool,
+    /// Start with anti-aliasing (FXAA) on, whatever it costs.
+    #[arg(long)]
+    antialias: bool,
     /// Window automation: write the app state (particles with screen positions,
     /// pins, errors) to FILE about 5 times a second.
     #[arg(long, value_name = "FILE")]
@@ -232,6 +240,11 @@ pub fn main() -> ExitCode {
                 exit_after: cli.exit_after,
                 compare: cli.compare,
                 no_shadows: cli.no_shadows,
+                antialias: match (cli.antialias, cli.no_antialias) {
+                    (true, _) => Some(true),
+                    (_, true) => Some(false),
+                    _ => None,
+                },
             });
             Ok(())
         }

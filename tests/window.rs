@@ -85,7 +85,20 @@ struct App {
 }
 
 impl App {
+    /// Starts the window with `args`, anti-aliasing off unless they say:
+    /// its trial (measuring FXAA in the first frames, see
+    /// `smooth_edges_…`) would slow those frames under llvmpipe and switch
+    /// it mid-test.
     fn start(x: &Xvfb, dir: &Path, args: &[&str]) -> Self {
+        let mut all = args.to_vec();
+        if !args.contains(&"--antialias") && !args.contains(&"--no-antialias") {
+            all.push("--no-antialias");
+        }
+        Self::start_as_a_user_would(x, dir, &all)
+    }
+
+    /// Starts the window with exactly `args`.
+    fn start_as_a_user_would(x: &Xvfb, dir: &Path, args: &[&str]) -> Self {
         let state = dir.join("state.txt");
         let _ = std::fs::remove_file(&state);
         let child = Command::new(env!("CARGO_BIN_EXE_catenary"))
@@ -151,6 +164,10 @@ struct State {
     hint: bool,
     /// Frames drawn per second, averaged over the last second.
     fps: f32,
+    /// Anti-aliasing on.
+    antialias: bool,
+    /// What the anti-aliasing trial measured: ms per frame with and without.
+    antialias_ms: Option<(f32, f32)>,
     errors: Vec<String>,
     /// (position, screen position, pinned)
     particles: Vec<([f32; 3], [f32; 2], bool)>,
@@ -168,6 +185,8 @@ impl State {
             hand_force: None,
             hint: false,
             fps: 0.0,
+            antialias: false,
+            antialias_ms: None,
             errors: vec![],
             particles: vec![],
             lanes: vec![],
@@ -182,6 +201,11 @@ impl State {
                 "realtime" => s.realtime = rest.parse().ok()?,
                 "hint" => s.hint = rest == "true",
                 "fps" => s.fps = rest.parse().ok()?,
+                "antialias" => s.antialias = rest == "true",
+                "antialias_ms" => {
+                    let (a, b) = rest.split_once(' ')?;
+                    s.antialias_ms = Some((a.parse().ok()?, b.parse().ok()?));
+                }
                 "hand_force" => {
                     s.hand_force = rest
                         .strip_prefix("Some(")
@@ -712,4 +736,40 @@ fn screenshot_every_saves_numbered_frames_of_a_falling_sheet() {
         .count();
     println!("{differing} pixels differ between frames 0 and 3");
     assert!(differing > 1000, "{differing}");
+}
+
+/// Distinct colours in the 3D view of `img` (left of the panel, above the plots).
+fn view_colours(img: &image::RgbImage) -> usize {
+    let mut colours = std::collections::HashSet::new();
+    for y in 0..640 {
+        for x in 0..840 {
+            colours.insert(img.get_pixel(x, y).0);
+        }
+    }
+    colours.len()
+}
+
+#[test]
+fn smooth_edges_blend_the_rope_into_the_background_and_are_dropped_where_they_cost_too_much() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-aa");
+    let scene = dir.join("still.ron");
+    std::fs::write(&scene, STILL_ROPE).unwrap();
+    // Forced on and off: FXAA puts blended shades along every edge.
+    let (on, _) = screenshot(&x, &scene, &["--antialias"], "window-aa-on");
+    let (off, _) = screenshot(&x, &scene, &["--no-antialias"], "window-aa-off");
+    let (c_on, c_off) = (view_colours(&on), view_colours(&off));
+    println!("distinct colours in the view: {c_on} with FXAA, {c_off} without");
+    assert!(c_on > c_off * 3 / 2, "{c_on} vs {c_off}");
+    // Left to decide, the window measures the filter in its first frames
+    // and says what it chose; under Xvfb's software rendering it costs
+    // several times the frame, so it is dropped.
+    let app = App::start_as_a_user_would(&x, &dir, &[scene.to_str().unwrap()]);
+    let s = app.wait_for("the trial to end", |s| s.antialias_ms.is_some());
+    println!(
+        "after the trial: antialias {} ({:?} ms per frame with and without)",
+        s.antialias, s.antialias_ms
+    );
+    assert!(!s.antialias, "llvmpipe: FXAA should not be affordable");
 }

@@ -20,6 +20,10 @@ impl App {
         let _ = writeln!(s, "paused {}", self.paused);
         let _ = writeln!(s, "realtime {:.3}", self.realtime);
         let _ = writeln!(s, "fps {:.1}", self.drawn_fps);
+        let _ = writeln!(s, "antialias {}", self.display.antialias);
+        if let Some((with, without)) = self.aa_measured {
+            let _ = writeln!(s, "antialias_ms {with:.2} {without:.2}");
+        }
         let _ = writeln!(s, "hint {}", self.hint_opacity() > 0.0);
         let _ = writeln!(s, "scene {}", self.scene.name);
         let _ = writeln!(s, "held {:?}", self.world.grabbed());

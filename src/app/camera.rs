@@ -76,8 +76,14 @@ impl OrbitCamera {
         (self.target - self.eye()).normalize()
     }
 
-    /// macroquad's camera for drawing.
+    /// macroquad's camera for drawing on the screen.
     pub fn camera3d(&self) -> Camera3D {
+        self.camera3d_into(None)
+    }
+
+    /// macroquad's camera for drawing into `target` (screen-sized), or on
+    /// the screen.
+    pub fn camera3d_into(&self, target: Option<macroquad::texture::RenderTarget>) -> Camera3D {
         let v = self.view;
         Camera3D {
             aspect: Some(v.w.max(1.0) / v.h.max(1.0)),
@@ -93,6 +99,7 @@ impl OrbitCamera {
             fovy: FOVY_DEGREES.to_radians(),
             z_near: (self.distance * 0.01).max(1e-3),
             z_far: self.distance * 100.0 + 100.0,
+            render_target: target,
             ..Default::default()
         }
     }

@@ -4,6 +4,7 @@
 //! accumulator, reads positions to draw, and edits settings, compliances
 //! and pins through the solver's API.
 
+mod antialias;
 mod automation;
 mod camera;
 mod editor;
@@ -59,6 +60,9 @@ pub struct Options {
     pub compare: bool,
     /// Start with shadows off.
     pub no_shadows: bool,
+    /// Anti-aliasing on or off from the start; None = measure its cost
+    /// in the first frames and keep it when cheap.
+    pub antialias: Option<bool>,
 }
 
 /// Opens the window and runs until it is closed.
@@ -187,6 +191,12 @@ pub struct App {
     camera: OrbitCamera,
     display: Display,
     renderer: Renderer,
+    fxaa: antialias::Fxaa,
+    /// Measures whether anti-aliasing is affordable here; None once the
+    /// user or the command line chose.
+    aa_trial: Option<antialias::Trial>,
+    /// What the trial measured: ms per frame with and without.
+    aa_measured: Option<(f64, f64)>,
     mouse: Mouse,
     paused: bool,
     /// Simulated seconds per real second.
@@ -243,6 +253,9 @@ impl App {
             scene: builtin,
             display: Display::default(),
             renderer: Renderer::default(),
+            fxaa: antialias::Fxaa::default(),
+            aa_trial: Some(antialias::Trial::default()),
+            aa_measured: None,
             mouse: Mouse::default(),
             paused: false,
             time_scale: 1.0,
@@ -277,6 +290,10 @@ impl App {
             app.set_compare(true);
         }
         app.display.shadows = !options.no_shadows;
+        if let Some(on) = options.antialias {
+            app.display.antialias = on;
+            app.aa_trial = None;
+        }
         app
     }
 
@@ -335,7 +352,14 @@ impl App {
         self.update_stats();
 
         let t = Stopwatch::start();
-        clear_background(Color::new(0.11, 0.12, 0.14, 1.0));
+        self.antialias_trial(frame_dt);
+        let background = Color::new(0.11, 0.12, 0.14, 1.0);
+        clear_background(background);
+        self.renderer.target = self
+            .display
+            .antialias
+            .then(|| self.fxaa.begin(background))
+            .flatten();
         let hl = Highlight {
             hovered: self.mouse.hovered,
             held: self.world.grabbed(),
@@ -348,11 +372,48 @@ impl App {
             self.renderer.draw(twin, &camera, &self.display, hl);
         }
         if let Some((spring, radius)) = self.spring_ghost().filter(|_| self.display.analytic) {
-            scenery::draw_ghost_ball(&self.camera, spring.position(self.world.time()), radius);
+            let (target, at) = (
+                self.renderer.target.clone(),
+                spring.position(self.world.time()),
+            );
+            scenery::draw_ghost_ball(&self.camera, target, at, radius);
+        }
+        if self.renderer.target.is_some() {
+            self.fxaa.finish();
         }
         egui_macroquad::draw();
         self.drawn_fps = self.fps_meter.tick();
         smooth(&mut self.timing.render_ms, ui_ms + t.ms() as f32);
+    }
+
+    /// Runs the anti-aliasing trial: the previous frame took `frame_dt`.
+    fn antialias_trial(&mut self, frame_dt: f32) {
+        let Some(trial) = self.aa_trial.as_mut() else {
+            return;
+        };
+        if trial.set.is_some_and(|on| on != self.display.antialias) {
+            self.aa_trial = None; // the user flipped the switch: theirs
+            return;
+        }
+        trial.record(frame_dt as f64);
+        match trial.wants() {
+            Some(on) => {
+                self.display.antialias = on;
+                trial.set = Some(on);
+            }
+            None => {
+                let (kept, with, without) = trial.verdict.expect("decided");
+                self.display.antialias = kept;
+                self.aa_measured = Some((with, without));
+                if !kept {
+                    self.status = format!(
+                        "smooth edges off: {with:.0} ms per frame with them, {without:.0} ms \
+                         without (software rendering?)"
+                    );
+                }
+                self.aa_trial = None;
+            }
+        }
     }
 
     fn keyboard(&mut self) {

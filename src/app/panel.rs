@@ -208,7 +208,12 @@ impl App {
         }
         self.recording_row(ui);
         if !self.status.is_empty() {
-            ui.label(RichText::new(&self.status).small());
+            // Wrapped within the default panel width, so a long message
+            // never widens the panel (and moves the buttons under the cursor).
+            ui.scope(|ui| {
+                ui.set_max_width(ui.available_width().min(290.0));
+                ui.add(egui::Label::new(RichText::new(&self.status).small()).wrap());
+            });
         }
     }
 

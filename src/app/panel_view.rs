@@ -29,6 +29,11 @@ impl App {
                 "bodies and colliders cast shadows on the ground, along the key light",
             );
         });
+        ui.checkbox(&mut d.antialias, "smooth edges").on_hover_text(
+            "anti-aliasing (FXAA): one filtering pass over the 3D view that blends across \
+             edges. The window tries it in its first frames and keeps it only when it costs \
+             under a quarter of the frame (with software rendering it costs several times it)",
+        );
         let auto_max = self.renderer.auto_max;
         let (scale, range, unit, factor) = match d.colour {
             ColourMode::Strain => (&mut d.strain_scale, 1e-5..=1.0, "%", 100.0),

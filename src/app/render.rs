@@ -35,6 +35,8 @@ pub struct Display {
     pub shadows: bool,
     /// The analytic catenary drawn over ropes pinned at both ends.
     pub analytic: bool,
+    /// FXAA over the 3D view.
+    pub antialias: bool,
     /// The scene's caption shown over the view.
     pub caption: bool,
     /// Upper end of the strain colour scale (fraction); None = the largest
@@ -53,6 +55,7 @@ impl Default for Display {
             colliders: true,
             shadows: true,
             analytic: true,
+            antialias: true,
             caption: true,
             // A fixed 2%: switching method or substeps changes the colours,
             // not the legend (a grabbed particle's spike no longer turns
@@ -89,6 +92,9 @@ pub struct Renderer {
     pub scale_max: f32,
     /// The cloth's weave, made on first use (it needs the GL context).
     weave: Option<Texture2D>,
+    /// Where the 3D view is drawn this frame: the anti-aliasing's render
+    /// target, or None for the screen.
+    pub target: Option<RenderTarget>,
 }
 
 /// Blue → cyan → green → yellow → red for t ∈ [0, 1].
@@ -127,7 +133,7 @@ const JOINS: usize = usize::MAX;
 impl Renderer {
     /// Draws everything in 3D with `camera`.
     pub fn draw(&mut self, world: &World, camera: &OrbitCamera, display: &Display, hl: Highlight) {
-        set_camera(&camera.camera3d());
+        set_camera(&camera.camera3d_into(self.target.clone()));
         if display.shadows
             && let Some(h) = super::shadow::ground(world)
         {

@@ -138,8 +138,8 @@ pub fn draw_colliders(colliders: &[Collider], centre: Vec3) {
 
 /// A cyan wire ball at `pos`: an analytic answer drawn beside the
 /// simulation (the spring's mass where 2π√(αm) puts it).
-pub fn draw_ghost_ball(camera: &OrbitCamera, pos: Vec3, radius: f32) {
-    set_camera(&camera.camera3d());
+pub fn draw_ghost_ball(camera: &OrbitCamera, target: Option<RenderTarget>, pos: Vec3, radius: f32) {
+    set_camera(&camera.camera3d_into(target));
     draw_sphere_wires(pos, radius, None, Color::new(0.3, 0.9, 1.0, 0.9));
     set_default_camera();
 }

@@ -1,0 +1,195 @@
+//! Anti-aliasing by FXAA: the 3D view is drawn into a screen-sized render
+//! target (colour and depth), then copied to the screen through a filter
+//! that finds edges by luminance and blends across them (Lottes' FXAA,
+//! the short form that needs five samples and four more along the edge).
+//! One full-screen pass instead of MSAA's four samples per pixel: under
+//! Xvfb/llvmpipe MSAA cost 2.5× the frame time (see the README for this
+//! pass's cost). GLSL 100, so the browser build runs it too.
+
+use macroquad::prelude::*;
+
+const VERTEX: &str = "#version 100
+attribute vec3 position;
+attribute vec2 texcoord;
+varying lowp vec2 uv;
+uniform mat4 Model;
+uniform mat4 Projection;
+void main() {
+    gl_Position = Projection * Model * vec4(position, 1.0);
+    uv = texcoord;
+}";
+
+const FRAGMENT: &str = "#version 100
+precision mediump float;
+varying lowp vec2 uv;
+uniform sampler2D Texture;
+uniform vec2 texel;
+void main() {
+    vec3 luma = vec3(0.299, 0.587, 0.114);
+    vec3 nw = texture2D(Texture, uv + vec2(-1.0, -1.0) * texel).rgb;
+    vec3 ne = texture2D(Texture, uv + vec2(1.0, -1.0) * texel).rgb;
+    vec3 sw = texture2D(Texture, uv + vec2(-1.0, 1.0) * texel).rgb;
+    vec3 se = texture2D(Texture, uv + vec2(1.0, 1.0) * texel).rgb;
+    vec4 m = texture2D(Texture, uv);
+    float lnw = dot(nw, luma);
+    float lne = dot(ne, luma);
+    float lsw = dot(sw, luma);
+    float lse = dot(se, luma);
+    float lm = dot(m.rgb, luma);
+    float lo = min(lm, min(min(lnw, lne), min(lsw, lse)));
+    float hi = max(lm, max(max(lnw, lne), max(lsw, lse)));
+    vec2 dir = vec2(-((lnw + lne) - (lsw + lse)), (lnw + lsw) - (lne + lse));
+    float reduce = max((lnw + lne + lsw + lse) * (0.25 / 8.0), 1.0 / 128.0);
+    float scale = 1.0 / (min(abs(dir.x), abs(dir.y)) + reduce);
+    dir = clamp(dir * scale, vec2(-8.0), vec2(8.0)) * texel;
+    vec3 a = 0.5 * (texture2D(Texture, uv + dir * (1.0 / 3.0 - 0.5)).rgb
+                  + texture2D(Texture, uv + dir * (2.0 / 3.0 - 0.5)).rgb);
+    vec3 b = a * 0.5 + 0.25 * (texture2D(Texture, uv - dir * 0.5).rgb
+                             + texture2D(Texture, uv + dir * 0.5).rgb);
+    float lb = dot(b, luma);
+    gl_FragColor = vec4((lb < lo || lb > hi) ? a : b, 1.0);
+}";
+
+/// The render target and the filter, made on first use (they need the GL
+/// context) and remade when the window's size changes.
+#[derive(Default)]
+pub struct Fxaa {
+    target: Option<RenderTarget>,
+    material: Option<Material>,
+    /// Set when the filter failed to compile: drawing goes straight to the screen.
+    broken: bool,
+}
+
+impl Fxaa {
+    /// The target to draw the 3D view into this frame, cleared to
+    /// `background`; None when the filter is unavailable.
+    pub fn begin(&mut self, background: Color) -> Option<RenderTarget> {
+        if self.broken {
+            return None;
+        }
+        if self.material.is_none() {
+            let source = ShaderSource::Glsl {
+                vertex: VERTEX,
+                fragment: FRAGMENT,
+            };
+            let params = MaterialParams {
+                uniforms: vec![UniformDesc::new("texel", UniformType::Float2)],
+                ..Default::default()
+            };
+            match load_material(source, params) {
+                Ok(m) => self.material = Some(m),
+                Err(e) => {
+                    eprintln!("anti-aliasing is off: its shader did not compile: {e:?}");
+                    self.broken = true;
+                    return None;
+                }
+            }
+        }
+        let (w, h) = (
+            screen_width().max(1.0) as u32,
+            screen_height().max(1.0) as u32,
+        );
+        let stale = self
+            .target
+            .as_ref()
+            .is_none_or(|t| t.texture.width() as u32 != w || t.texture.height() as u32 != h);
+        if stale {
+            let target = render_target_ex(
+                w,
+                h,
+                RenderTargetParams {
+                    sample_count: 1,
+                    depth: true,
+                },
+            );
+            target.texture.set_filter(FilterMode::Linear);
+            self.target = Some(target);
+        }
+        let target = self.target.clone()?;
+        set_camera(&Camera2D {
+            render_target: Some(target.clone()),
+            ..Camera2D::from_display_rect(Rect::new(0.0, 0.0, w as f32, h as f32))
+        });
+        clear_background(background);
+        set_default_camera();
+        Some(target)
+    }
+
+    /// Copies what was drawn into the target to the screen, filtered.
+    pub fn finish(&self) {
+        let (Some(target), Some(material)) = (&self.target, &self.material) else {
+            return;
+        };
+        set_default_camera();
+        let (w, h) = (target.texture.width(), target.texture.height());
+        gl_use_material(material);
+        material.set_uniform("texel", vec2(1.0 / w, 1.0 / h));
+        draw_texture_ex(
+            &target.texture,
+            0.0,
+            0.0,
+            WHITE,
+            DrawTextureParams {
+                dest_size: Some(vec2(screen_width(), screen_height())),
+                flip_y: true,
+                ..Default::default()
+            },
+        );
+        gl_use_default_material();
+    }
+}
+
+/// Whether FXAA is cheap here: with a GPU it costs well under a
+/// millisecond, with a software rasteriser (llvmpipe under Xvfb:
+/// 17 → 70 ms per frame; SwiftShader in a browser) it costs more than
+/// everything else together. So the window decides by measuring: after
+/// a settling time it draws [`TRIAL`] frames with the filter and as many
+/// without, and keeps it only if it added less than [`AFFORDABLE`] of
+/// the frame time.
+#[derive(Debug, Default)]
+pub struct Trial {
+    frames: usize,
+    with: f64,
+    without: f64,
+    /// The outcome: (kept, ms per frame with, without).
+    pub verdict: Option<(bool, f64, f64)>,
+    /// What the trial last set the switch to.
+    pub set: Option<bool>,
+}
+
+/// Frames before the trial (loading, first meshes) and of each half.
+const SETTLE: usize = 10;
+const TRIAL: usize = 12;
+/// The largest share of the frame time the filter may add.
+const AFFORDABLE: f64 = 0.25;
+
+impl Trial {
+    /// Whether this frame is drawn with the filter, while the trial runs;
+    /// None once it has decided.
+    pub fn wants(&self) -> Option<bool> {
+        self.verdict
+            .is_none()
+            .then_some(self.frames < SETTLE + TRIAL)
+    }
+
+    /// Counts the last frame, which took `seconds` and was drawn as
+    /// [`Self::wants`] said before it.
+    pub fn record(&mut self, seconds: f64) {
+        if self.verdict.is_some() {
+            return;
+        }
+        match self.frames {
+            f if f < SETTLE => {}
+            f if f < SETTLE + TRIAL => self.with += seconds,
+            _ => self.without += seconds,
+        }
+        self.frames += 1;
+        if self.frames == SETTLE + 2 * TRIAL {
+            let (with, without) = (
+                self.with * 1e3 / TRIAL as f64,
+                self.without * 1e3 / TRIAL as f64,
+            );
+            self.verdict = Some((with <= without * (1.0 + AFFORDABLE), with, without));
+        }
+    }
+}
