@@ -207,29 +207,55 @@ impl App {
 /// A compliance slider (m/N, logarithmic) with a "rigid" box for α = 0.
 /// Returns the new value when the user changed it.
 fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
-    let mut rigid = value == 0.0;
-    let mut v = if rigid { 1e-6 } else { value };
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        changed |= ui
-            .checkbox(&mut rigid, "rigid")
-            .on_hover_text("compliance α = 0: the constraint does not stretch at all")
-            .changed();
-        ui.add_enabled_ui(!rigid, |ui| {
+    let kind = ComplianceSlider {
+        zero: "rigid",
+        zero_hover: "compliance α = 0: the constraint does not stretch at all",
+        range: 1e-9..=1.0,
+        hover: "compliance α in m/N, the inverse of stiffness: a link under a force F \
+                stretches by α·F",
+    };
+    kind.show(ui, label, value)
+}
+
+/// A logarithmic compliance slider with a box for exactly 0.
+pub(super) struct ComplianceSlider {
+    /// The box's label ("rigid", "incompressible") and hover text.
+    pub zero: &'static str,
+    pub zero_hover: &'static str,
+    /// The slider's range and hover text (with the unit).
+    pub range: std::ops::RangeInclusive<f32>,
+    pub hover: &'static str,
+}
+
+impl ComplianceSlider {
+    /// Shows it for `value`; the new value when the user changed it.
+    pub fn show(&self, ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
+        let mut zero = value == 0.0;
+        let mut v = if zero {
+            *self.range.start() * 1e3
+        } else {
+            value
+        };
+        let mut changed = false;
+        ui.horizontal(|ui| {
             changed |= ui
-                .add(
-                    slider(&mut v, 1e-9..=1.0)
-                        .logarithmic(true)
-                        .text(label)
-                        .custom_formatter(|x, _| format!("{x:.1e}")),
-                )
-                .on_hover_text(
-                    "compliance α in m/N, the inverse of stiffness: a link under a force F stretches by α·F",
-                )
+                .checkbox(&mut zero, self.zero)
+                .on_hover_text(self.zero_hover)
                 .changed();
+            ui.add_enabled_ui(!zero, |ui| {
+                changed |= ui
+                    .add(
+                        slider(&mut v, self.range.clone())
+                            .logarithmic(true)
+                            .text(label)
+                            .custom_formatter(|x, _| format!("{x:.1e}")),
+                    )
+                    .on_hover_text(self.hover)
+                    .changed();
+            });
         });
-    });
-    changed.then_some(if rigid { 0.0 } else { v })
+        changed.then_some(if zero { 0.0 } else { v })
+    }
 }
 
 /// A compliance change from the panel.

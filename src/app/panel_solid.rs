@@ -6,6 +6,7 @@ use egui_macroquad::egui;
 
 use super::App;
 use super::panel::slider;
+use super::panel_bodies::ComplianceSlider;
 use crate::scene::BodyDef;
 use crate::solver::{Method, QuadKind, limits};
 
@@ -90,27 +91,11 @@ impl App {
 
 /// A volume compliance slider (m⁵/N, logarithmic) with an "incompressible" box for 0.
 fn volume_compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
-    let mut rigid = value == 0.0;
-    let mut v = if rigid { 1e-9 } else { value };
-    let mut changed = false;
-    ui.horizontal(|ui| {
-        changed |= ui
-            .checkbox(&mut rigid, "incompressible")
-            .on_hover_text("volume compliance 0: the volume does not give at all")
-            .changed();
-        ui.add_enabled_ui(!rigid, |ui| {
-            changed |= ui
-                .add(
-                    slider(&mut v, 1e-12..=1e-3)
-                        .logarithmic(true)
-                        .text(label)
-                        .custom_formatter(|x, _| format!("{x:.1e}")),
-                )
-                .on_hover_text(
-                    "volume compliance in m⁵/N: a pressure difference p changes the volume by α·p",
-                )
-                .changed();
-        });
-    });
-    changed.then_some(if rigid { 0.0 } else { v })
+    let kind = ComplianceSlider {
+        zero: "incompressible",
+        zero_hover: "volume compliance 0: the volume does not give at all",
+        range: 1e-12..=1e-3,
+        hover: "volume compliance in m⁵/N: a pressure difference p changes the volume by α·p",
+    };
+    kind.show(ui, label, value)
 }

@@ -42,6 +42,8 @@ mod dihedral;
 mod distance;
 mod exec;
 mod hand;
+#[cfg(test)]
+mod lcg;
 pub mod limits;
 mod measure;
 mod particles;

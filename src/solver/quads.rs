@@ -190,13 +190,8 @@ mod tests {
 
     #[test]
     fn the_dashpot_never_adds_kinetic_energy_to_a_hinge_or_a_tetrahedron() {
-        let mut seed = 3u64;
-        let mut rnd = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) as f32 - 0.5
-        };
+        let mut seed = crate::solver::lcg::Lcg(3);
+        let mut rnd = || seed.next_f32();
         for case in 0..400 {
             let kind = if case % 2 == 0 {
                 QuadKind::Dihedral

@@ -51,13 +51,8 @@ mod tests {
 
     #[test]
     fn the_gradient_matches_finite_differences_on_random_and_flat_tetrahedra() {
-        let mut seed = 11u64;
-        let mut rnd = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) - 0.5
-        };
+        let mut seed = crate::solver::lcg::Lcg(11);
+        let mut rnd = || seed.next();
         let mut cases: Vec<[DVec3; 4]> = (0..100)
             .map(|_| std::array::from_fn(|_| DVec3::new(rnd(), rnd(), rnd())))
             .collect();

@@ -197,13 +197,8 @@ mod tests {
     fn the_dashpot_along_the_volume_never_adds_kinetic_energy() {
         let (mut pos, tris) = cube();
         let mut gas = Enclosed::new(0, &pos, tris, (0, 8), 1.0, 0.0);
-        let mut seed = 5u64;
-        let mut rnd = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) as f32 - 0.5
-        };
+        let mut seed = crate::solver::lcg::Lcg(5);
+        let mut rnd = || seed.next_f32();
         for case in 0..200 {
             for p in &mut pos {
                 *p += Vec3::new(rnd(), rnd(), rnd()) * 0.1;
