@@ -73,6 +73,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "soft_bodies.ron",
         include_str!("../../scenes/soft_bodies.ron"),
     ),
+    (
+        "tear_apart.ron",
+        include_str!("../../scenes/tear_apart.ron"),
+    ),
     ("tearing.ron", include_str!("../../scenes/tearing.ron")),
     (
         "thin_shelf.ron",
