@@ -36,6 +36,11 @@ fn stepping_allocates_nothing_after_warm_up() {
         "rope_bridge.ron",
         "rope_pile.ron",
         "hammock.ron",
+        "wrecking_ball.ron",
+        "balloon_on_string.ron",
+        "soft_bodies.ron",
+        "tear_apart.ron",
+        "thin_shelf.ron",
     ] {
         for threads in [1, 2] {
             let mut w = catenary::scene::load(&dir.join(name)).unwrap().build();
