@@ -406,7 +406,7 @@ impl Default for CameraDef {
     }
 }
 
-fn one() -> f32 {
+pub(super) fn one() -> f32 {
     1.0
 }
 fn half() -> f32 {
@@ -415,15 +415,15 @@ fn half() -> f32 {
 fn friction() -> f32 {
     0.3
 }
-fn rope_compliance() -> f32 {
+pub(super) fn rope_compliance() -> f32 {
     1e-4
 }
-fn rope_radius() -> f32 {
+pub(super) fn rope_radius() -> f32 {
     0.02
 }
 fn cloth_radius() -> f32 {
     0.01
 }
-fn cloth_bend() -> Option<f32> {
+pub(super) fn cloth_bend() -> Option<f32> {
     Some(0.01)
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::meshes::{
     edges_of_tetrahedra, edges_of_triangles, hinges, icosphere, tetrahedral_block,
 };
-use super::schema::V3;
+use super::schema::{V3, cloth_bend, one, rope_compliance, rope_radius};
 use super::validate::{Checker, collision_radius, resolve_index};
 use crate::solver::limits::*;
 use crate::solver::{LinkKind, QuadKind, Shape, Tag, World, dihedral_angle};
@@ -30,16 +30,16 @@ pub struct BalloonDef {
     #[serde(default)]
     pub stretch_compliance: f32,
     /// Dihedral bending compliance (rad/(N·m)); None = none (default 0.01).
-    #[serde(default = "bend")]
+    #[serde(default = "cloth_bend")]
     pub bend_compliance: Option<f32>,
     /// Target volume / volume as built (default 1).
-    #[serde(default = "unit")]
+    #[serde(default = "one")]
     pub pressure: f32,
     /// Compliance of C = V − pressure·V₀ (m⁵/N) (default 0).
     #[serde(default)]
     pub volume_compliance: f32,
     /// Particle radius (m) (default 0.02).
-    #[serde(default = "radius")]
+    #[serde(default = "rope_radius")]
     pub radius: f32,
     /// Collisions between its own particles (default false).
     #[serde(default)]
@@ -60,16 +60,16 @@ pub struct SoftBoxDef {
     /// Cells per axis, each ≥ 1. Required.
     pub resolution: (u32, u32, u32),
     /// Total mass (kg) (default 1).
-    #[serde(default = "unit")]
+    #[serde(default = "one")]
     pub mass: f32,
     /// Compliance of every tetrahedron edge (m/N) (default 1e−4).
-    #[serde(default = "edge")]
+    #[serde(default = "rope_compliance")]
     pub edge_compliance: f32,
     /// Compliance of every tetrahedron's volume (m⁵/N) (default 0).
     #[serde(default)]
     pub volume_compliance: f32,
     /// Particle radius (m) (default 0.02).
-    #[serde(default = "radius")]
+    #[serde(default = "rope_radius")]
     pub radius: f32,
     /// Pinned particle indices; negatives from the end.
     #[serde(default)]
@@ -81,18 +81,6 @@ fn three() -> u32 {
 }
 fn balloon_mass() -> f32 {
     0.2
-}
-fn bend() -> Option<f32> {
-    Some(0.01)
-}
-fn unit() -> f32 {
-    1.0
-}
-fn radius() -> f32 {
-    0.02
-}
-fn edge() -> f32 {
-    1e-4
 }
 
 impl BalloonDef {

@@ -19,6 +19,20 @@
 
 use glam::Vec3;
 
+/// The face of a box with half extents `h` nearest to `p` (relative to
+/// its centre): the face's axis and its outward sign.
+fn nearest_face(p: Vec3, h: Vec3) -> (usize, f32) {
+    let gap = h - p.abs();
+    let k = if gap.x <= gap.y && gap.x <= gap.z {
+        0
+    } else if gap.y <= gap.z {
+        1
+    } else {
+        2
+    };
+    (k, if p[k] < 0.0 { -1.0 } else { 1.0 })
+}
+
 /// How a particle's path in a substep meets a collider.
 enum Crossing {
     /// It started clear and entered the (grown) shape: the outward normal
@@ -112,18 +126,9 @@ impl Collider {
                 // it came through), not to where it is now — a particle
                 // that crossed more than half the box in one substep would
                 // otherwise be pushed out of the far side.
-                let from = prev - center;
-                let gap = half_extents - from.abs();
-                let axis = if gap.x <= gap.y && gap.x <= gap.z {
-                    Vec3::X
-                } else if gap.y <= gap.z {
-                    Vec3::Y
-                } else {
-                    Vec3::Z
-                };
-                let sign = if from.dot(axis) < 0.0 { -1.0 } else { 1.0 };
-                let depth = half_extents.dot(axis) - sign * local.dot(axis) + r;
-                Some((axis * sign, depth))
+                let (k, sign) = nearest_face(prev - center, half_extents);
+                let depth = half_extents[k] - sign * local[k] + r;
+                Some((Vec3::AXES[k] * sign, depth))
             }
         }
     }
@@ -184,9 +189,8 @@ impl Collider {
                     return Crossing::Missed;
                 };
                 let sign = -d[k].signum();
-                let mut n = Vec3::ZERO;
-                n[k] = sign;
-                Crossing::Entered(n, (grown[k] - sign * (x - center)[k]).max(0.0))
+                let depth = (grown[k] - sign * (x - center)[k]).max(0.0);
+                Crossing::Entered(Vec3::AXES[k] * sign, depth)
             }
         }
     }
@@ -211,20 +215,10 @@ impl Collider {
             } => {
                 let grown = half_extents + Vec3::splat(r);
                 let (from, to) = (prev - center, x - center);
-                let gap = grown - from.abs();
-                let k = if gap.x <= gap.y && gap.x <= gap.z {
-                    0
-                } else if gap.y <= gap.z {
-                    1
-                } else {
-                    2
-                };
-                let sign = if from[k] < 0.0 { -1.0 } else { 1.0 };
+                let (k, sign) = nearest_face(from, grown);
                 let past_middle = sign * to[k] < 0.0;
                 let across = (0..3).all(|j| j == k || to[j].abs() <= grown[j]);
-                let mut n = Vec3::ZERO;
-                n[k] = sign;
-                (past_middle && across).then_some((n, grown[k] - sign * to[k]))
+                (past_middle && across).then_some((Vec3::AXES[k] * sign, grown[k] - sign * to[k]))
             }
         }
     }

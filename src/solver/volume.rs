@@ -95,41 +95,17 @@ impl Enclosed {
         if first {
             self.lambda = 0.0;
         }
-        let o = x(self.triangles[0][0] as usize).as_dvec3();
-        self.grad.fill(DVec3::ZERO);
-        let mut six_v = 0.0;
-        for t in &self.triangles {
-            let [a, b, c] = t.map(|i| x(i as usize).as_dvec3() - o);
-            let [ia, ib, ic] = t.map(|i| i as usize - self.first);
-            six_v += a.dot(b.cross(c));
-            self.grad[ia] += b.cross(c);
-            self.grad[ib] += c.cross(a);
-            self.grad[ic] += a.cross(b);
-        }
-        let c = six_v / 6.0 - self.pressure as f64 * self.rest;
+        let c = self.gradient(&x) - self.pressure as f64 * self.rest;
         let alpha_t = alpha_t as f64;
-        let denom: f64 = self
-            .grad
-            .iter()
-            .enumerate()
-            .map(|(i, g)| w(self.first + i) as f64 * (*g / 6.0).length_squared())
-            .sum::<f64>()
-            + alpha_t;
+        let denom = self.weighted_norm(&w) + alpha_t;
         if !(denom > 0.0 && denom.is_finite()) {
             return;
         }
         let dl = (-(k as f64) * c - alpha_t * self.lambda) / denom;
         self.lambda += dl;
-        for (i, g) in self.grad.iter().enumerate() {
-            let wi = w(self.first + i);
-            if wi > 0.0 {
-                apply(self.first + i, (*g * (wi as f64 * dl / 6.0)).as_vec3());
-            }
-        }
+        self.apply_along_gradient(&w, dl, &mut apply);
     }
-}
 
-impl Enclosed {
     /// The dashpot β along the volume (DESIGN §2 step 6 with ∇V for n) on
     /// positions `x(i)` and velocities `v(i)`; `apply(i, Δv)` changes a
     /// particle's velocity.
@@ -141,29 +117,51 @@ impl Enclosed {
         mut apply: impl FnMut(usize, Vec3),
         beta_h: f32,
     ) {
+        self.gradient(&x);
+        let rate: f64 = (self.grad.iter().enumerate())
+            .map(|(i, g)| g.dot(v(self.first + i).as_dvec3()))
+            .sum();
+        let beta_h = beta_h as f64;
+        let p = -rate * beta_h / (1.0 + beta_h * self.weighted_norm(&w));
+        if p.is_finite() {
+            self.apply_along_gradient(&w, p, &mut apply);
+        }
+    }
+
+    /// Fills `grad` with ∇ᵢV at positions `x(i)` and returns V (m³).
+    fn gradient(&mut self, x: &impl Fn(usize) -> Vec3) -> f64 {
         let o = x(self.triangles[0][0] as usize).as_dvec3();
         self.grad.fill(DVec3::ZERO);
+        let mut six_v = 0.0;
         for t in &self.triangles {
             let [a, b, c] = t.map(|i| x(i as usize).as_dvec3() - o);
             let [ia, ib, ic] = t.map(|i| i as usize - self.first);
+            six_v += a.dot(b.cross(c));
             self.grad[ia] += b.cross(c) / 6.0;
             self.grad[ib] += c.cross(a) / 6.0;
             self.grad[ic] += a.cross(b) / 6.0;
         }
-        let (mut rate, mut stiff) = (0.0, 0.0);
-        for (i, g) in self.grad.iter().enumerate() {
-            rate += g.dot(v(self.first + i).as_dvec3());
-            stiff += w(self.first + i) as f64 * g.length_squared();
-        }
-        let beta_h = beta_h as f64;
-        let p = -rate * beta_h / (1.0 + beta_h * stiff);
-        if !p.is_finite() {
-            return;
-        }
+        six_v / 6.0
+    }
+
+    /// Σ wᵢ|∇ᵢV|² of the last [`Self::gradient`].
+    fn weighted_norm(&self, w: &impl Fn(usize) -> f32) -> f64 {
+        (self.grad.iter().enumerate())
+            .map(|(i, g)| w(self.first + i) as f64 * g.length_squared())
+            .sum()
+    }
+
+    /// `apply(i, wᵢ·s·∇ᵢV)` for every free particle.
+    fn apply_along_gradient(
+        &self,
+        w: &impl Fn(usize) -> f32,
+        s: f64,
+        apply: &mut impl FnMut(usize, Vec3),
+    ) {
         for (i, g) in self.grad.iter().enumerate() {
             let wi = w(self.first + i);
             if wi > 0.0 {
-                apply(self.first + i, (*g * (wi as f64 * p)).as_vec3());
+                apply(self.first + i, (*g * (wi as f64 * s)).as_vec3());
             }
         }
     }
