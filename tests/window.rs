@@ -8,6 +8,7 @@ mod common;
 
 use common::TempDir;
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Mutex;
@@ -41,22 +42,34 @@ impl Xvfb {
                 return None;
             }
         }
-        let base = 300 + std::process::id() % 400;
-        let n = (base..base + 100)
-            .find(|n| !Path::new(&format!("/tmp/.X{n}-lock")).exists())
-            .expect("a free display number");
-        let display = format!(":{n}");
-        let child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
+        // Xvfb picks a free display itself (it knows which lock files are
+        // stale) and writes its number to `-displayfd` once it accepts
+        // connections: no guessing from /tmp/.X*-lock or sockets, which
+        // killed servers leave behind.
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb starts");
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
-            assert!(Instant::now() < deadline, "Xvfb did not come up");
-            sleep(Duration::from_millis(50));
-        }
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("Xvfb's stdout is piped");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("Xvfb writes its display number");
+        let n: u32 = line.trim().parse().unwrap_or_else(|_| {
+            let _ = child.kill();
+            panic!("Xvfb did not come up (it wrote {line:?})")
+        });
+        let display = format!(":{n}");
         Some(Self { child, display })
     }
 
@@ -72,7 +85,20 @@ impl Xvfb {
 }
 
 impl Drop for Xvfb {
+    /// SIGTERM, so that Xvfb removes its lock file and socket (SIGKILL,
+    /// `Child::kill`, leaves both behind); SIGKILL only if it is still
+    /// there a second later.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .arg(self.child.id().to_string())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            sleep(Duration::from_millis(20));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -82,6 +108,8 @@ impl Drop for Xvfb {
 struct App {
     child: Child,
     state: PathBuf,
+    /// The window's stderr, shown when a wait times out.
+    log: PathBuf,
 }
 
 impl App {
@@ -101,16 +129,17 @@ impl App {
     fn start_as_a_user_would(x: &Xvfb, dir: &Path, args: &[&str]) -> Self {
         let state = dir.join("state.txt");
         let _ = std::fs::remove_file(&state);
+        let log = dir.join("stderr.txt");
         let child = Command::new(env!("CARGO_BIN_EXE_catenary"))
             .args(args)
             .arg("--dump-state")
             .arg(&state)
             .env("DISPLAY", &x.display)
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&log).expect("a log file"))
             .spawn()
             .expect("the window starts");
-        let app = Self { child, state };
+        let app = Self { child, state, log };
         app.wait_for("the first state dump", |_| true);
         // No window manager under Xvfb: give the window the keyboard focus.
         x.xdotool(&["search", "--name", "^catenary", "windowfocus", "--sync"]);
@@ -130,8 +159,9 @@ impl App {
             }
             assert!(
                 Instant::now() < deadline,
-                "timed out waiting for {what}; last state: {:?}",
-                self.state()
+                "timed out waiting for {what}; last state: {:?}; the window's stderr:\n{}",
+                self.state(),
+                std::fs::read_to_string(&self.log).unwrap_or_default()
             );
             sleep(Duration::from_millis(100));
         }

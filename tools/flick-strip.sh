@@ -36,11 +36,13 @@ Scene(
 )
 RON
 fi
-disp=:$((100 + RANDOM % 400))
-Xvfb "$disp" -screen 0 1280x800x24 >/dev/null 2>&1 &
+# Xvfb picks a free display and writes its number once it accepts
+# connections (-displayfd), so no guessing and no fixed sleep.
+exec 3< <(Xvfb -displayfd 1 -screen 0 1280x800x24 -nolisten tcp 2>/dev/null)
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$tmp"' EXIT
-sleep 1
+read -r n <&3
+disp=:$n
 # The flick starts at about 2.6 s; frames from 2.4 s every 0.1 s until the
 # window closes at 4.4 s.
 DISPLAY=$disp "$bin" "$scene" --dump-state "$tmp/state" \
