@@ -780,3 +780,87 @@ fn tension_along_a_settled_chain_follows_t0_cosh() {
     // link's sag between particles), and the rest is f32 rounding of λ.
     assert!(worst < 0.03, "{worst}");
 }
+
+#[test]
+fn a_rope_sliding_to_rest_on_rough_ground_books_its_kinetic_energy_to_friction() {
+    // A rigid rope lying on the ground (μ = 0.5) pushed along it at 3 m/s:
+    // Coulomb friction decelerates it at μ·g and stops it after
+    // v²/(2μg) = 0.917 m, and everything it had is then in the friction
+    // book, so the books' total holds while the kinetic energy goes.
+    let mut w = world(
+        "Scene(solver: (substeps: 20, air_drag: 0.0),
+               bodies: [Rope(start: (0.0, 0.01, 0.0), end: (0.4, 0.01, 0.0), segments: 4,
+                             mass: 0.5, radius: 0.01, compliance: 0.0)],
+               colliders: [Ground(friction: 0.5)])",
+    );
+    for _ in 0..30 {
+        w.step(); // settle onto the ground
+    }
+    let v0 = glam::Vec3::new(3.0, 0.0, 0.0);
+    w.particles.vel.iter_mut().for_each(|v| *v = v0);
+    let x0 = w.particles.pos[0].x;
+    let start = w.energy_books();
+    for _ in 0..120 {
+        w.step();
+    }
+    let end = w.energy_books();
+    let slid = (w.particles.pos[0].x - x0) as f64;
+    let expected = 9.0 / (2.0 * 0.5 * 9.81);
+    println!(
+        "slid {slid:.4} m (expected {expected:.4}); kinetic {:.4} → {:.4} J, friction book {:.4} J, total {:.4} → {:.4} J",
+        start.kinetic,
+        end.kinetic,
+        end.friction,
+        start.total(),
+        end.total()
+    );
+    // 2%: friction starts one frame late by up to a substep's μ·g·h.
+    assert!((slid / expected - 1.0).abs() < 0.02, "{slid}");
+    assert!(end.kinetic < 1e-6 * start.kinetic, "{}", end.kinetic);
+    // The books close to 1% of what was lost (the remainder is the normal
+    // push at each substep, O(g²h²) per particle).
+    let lost = start.kinetic;
+    assert!(
+        (end.total() - start.total()).abs() < 0.01 * lost,
+        "{} {}",
+        start.total(),
+        end.total()
+    );
+    assert!(
+        (end.friction - lost).abs() < 0.01 * lost,
+        "{}",
+        end.friction
+    );
+}
+
+#[test]
+fn static_friction_does_no_work_on_a_rope_resting_on_a_sphere() {
+    // A rope draped over a rough ball comes to rest; from then on the
+    // friction book must not grow. Measured: 1e-6 J in 5 s. Booking the
+    // kinetic energy each substep's tangential step would have had instead
+    // of force × distance slid charged 0.045 J in those 5 s (the ½·m·(g·h·
+    // sin θ)² per substep of `friction_work`'s doc), and the total rose.
+    let mut w = world(
+        "Scene(solver: (substeps: 20, air_drag: 0.0),
+               bodies: [Rope(start: (-0.6, 1.2, 0.0), end: (0.6, 1.2, 0.0), segments: 24,
+                             mass: 0.5, radius: 0.01, compliance: 0.0)],
+               colliders: [Ground(), Sphere(center: (0.0, 0.5, 0.0), radius: 0.6, friction: 1.0)])",
+    );
+    for _ in 0..300 {
+        w.step();
+    }
+    let settled = w.energy_books();
+    for _ in 0..300 {
+        w.step();
+    }
+    let end = w.energy_books();
+    println!(
+        "friction book {:.6} J after settling, {:.6} J 5 s later; total {:.6} → {:.6} J, kinetic {:.2e} J",
+        settled.friction,
+        end.friction,
+        settled.total(),
+        end.total(),
+        end.kinetic
+    );
+    assert!(end.friction - settled.friction < 1e-4);
+}

@@ -198,7 +198,8 @@ type Layer = (&'static str, fn(&EnergyBooks) -> f64, egui::Color32);
 
 impl History {
     /// The energy books stacked: gravitational (above its lowest value in
-    /// view), kinetic, elastic, then what drag and damping took out. An
+    /// view), kinetic, elastic, then what drag, damping and friction took
+    /// out. An
     /// exact integrator keeps the top flat; its fall is the method's own
     /// loss (and what contacts took).
     fn stacked_books(&self, ui: &mut egui::Ui) {
@@ -207,7 +208,7 @@ impl History {
             .iter()
             .map(|b| b.1.gravity)
             .fold(f64::INFINITY, f64::min);
-        let layers: [Layer; 5] = [
+        let layers: [Layer; 6] = [
             (
                 "gravity",
                 |b| b.gravity,
@@ -232,6 +233,11 @@ impl History {
                 "+ taken by damping",
                 |b| b.damping,
                 egui::Color32::from_rgb(220, 200, 90),
+            ),
+            (
+                "+ taken by friction",
+                |b| b.friction,
+                egui::Color32::from_rgb(200, 110, 110),
             ),
         ];
         Plot::new("books")

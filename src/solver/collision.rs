@@ -232,20 +232,22 @@ impl Collider {
     }
 
     /// Resolves one particle against this collider (see the module doc):
-    /// `delta` is its displacement this substep from `prev`.
-    pub(crate) fn resolve(&self, prev: Vec3, delta: &mut Vec3, r: f32) {
-        let Some((n, depth)) = self.contact(prev + *delta, prev, r) else {
-            return;
-        };
+    /// `delta` is its displacement this substep from `prev`. In contact it
+    /// returns the tangential displacement friction took out and the one
+    /// it left (the energy books charge friction their product).
+    pub(crate) fn resolve(&self, prev: Vec3, delta: &mut Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+        let (n, depth) = self.contact(prev + *delta, prev, r)?;
         let moved = *delta + n * depth;
         let tangential = moved - n * n.dot(moved);
         let slide = tangential.length();
         let grip = self.friction() * depth;
-        *delta = if slide <= grip {
-            moved - tangential
+        let taken = if slide <= grip {
+            tangential
         } else {
-            moved - tangential * (grip / slide)
+            tangential * (grip / slide)
         };
+        *delta = moved - taken;
+        Some((taken, tangential - taken))
     }
 }
 

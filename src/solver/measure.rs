@@ -71,18 +71,19 @@ impl World {
     }
 
     /// The energy books (J): where the energy is now and what was taken
-    /// out by drag and damping since the start. Their sum,
+    /// out by drag, damping and friction since the start. Their sum,
     /// [`EnergyBooks::total`], would be conserved by an exact integrator;
     /// its drift from the start is the method's numerical loss (and what
-    /// contacts took).
+    /// the normal push of contacts took).
     pub fn energy_books(&self) -> EnergyBooks {
-        let [drag, damping] = self.particles.losses();
+        let [drag, damping, friction] = self.particles.losses();
         EnergyBooks {
             kinetic: self.kinetic_energy(),
             gravity: self.potential_energy(),
             elastic: self.elastic_energy(),
             drag,
             damping,
+            friction,
         }
     }
 
@@ -152,6 +153,8 @@ pub struct EnergyBooks {
     pub drag: f64,
     /// Taken out by constraint damping since the start.
     pub damping: f64,
+    /// Taken out by collider friction since the start.
+    pub friction: f64,
 }
 
 impl EnergyBooks {
@@ -160,10 +163,11 @@ impl EnergyBooks {
         self.kinetic + self.gravity + self.elastic
     }
 
-    /// The mechanical energy plus what drag and damping took out: what an
-    /// exact integrator without contacts would keep constant. Its drift is
-    /// the method's numerical loss plus whatever contacts took.
+    /// The mechanical energy plus what drag, damping and friction took
+    /// out: what an exact integrator with elastic contacts would keep
+    /// constant. Its drift is the method's numerical loss plus what the
+    /// normal push of contacts took (a landing is inelastic).
     pub fn total(&self) -> f64 {
-        self.mechanical() + self.drag + self.damping
+        self.mechanical() + self.drag + self.damping + self.friction
     }
 }

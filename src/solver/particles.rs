@@ -44,8 +44,8 @@ pub struct Particles {
     /// Bit set of [`hold`] reasons; 0 = free.
     pub(crate) hold: Vec<u8>,
     /// Energy taken out of this particle since the start (J), by
-    /// [`Losses`] kind: air drag, constraint damping.
-    pub(crate) lost: Vec<[f64; 2]>,
+    /// [`losses`] kind: air drag, constraint damping, friction.
+    pub(crate) lost: Vec<Losses>,
 }
 
 /// Which mechanism took kinetic energy out (index into the loss books).
@@ -54,13 +54,18 @@ pub mod losses {
     pub const DRAG: usize = 0;
     /// Constraint damping β.
     pub const DAMPING: usize = 1;
+    /// Collider friction.
+    pub const FRICTION: usize = 2;
 }
 
-/// Energy taken out since the start (J) by air drag and by damping: the
-/// velocity-level losses, which the books can follow exactly. Position
-/// corrections (constraints, contacts, friction) are not booked: what they
-/// remove shows as the remainder, with the method's numerical loss.
-pub type Losses = [f64; 2];
+/// Energy taken out since the start (J) by air drag, damping and friction:
+/// the losses the books can follow exactly. Drag and damping change
+/// velocities; friction shortens a particle's tangential displacement in
+/// the substep, and so its velocity Δx/h, by a known amount. The other
+/// position corrections (constraints, the normal push of a contact) are
+/// not booked: what they remove shows as the remainder, with the method's
+/// numerical loss.
+pub type Losses = [f64; 3];
 
 impl Particles {
     /// Number of particles.
@@ -73,12 +78,15 @@ impl Particles {
         &self.inv_mass
     }
 
-    /// Energy taken out since the start by drag and damping, summed over
-    /// all particles (J).
+    /// Energy taken out since the start by drag, damping and friction,
+    /// summed over all particles (J).
     pub fn losses(&self) -> Losses {
-        self.lost
-            .iter()
-            .fold([0.0; 2], |sum, l| [sum[0] + l[0], sum[1] + l[1]])
+        self.lost.iter().fold([0.0; 3], |mut sum, l| {
+            for (s, l) in sum.iter_mut().zip(l) {
+                *s += l;
+            }
+            sum
+        })
     }
 
     /// Masses m (kg).
@@ -102,7 +110,7 @@ impl Particles {
         self.mass.push(mass);
         self.radius.push(radius);
         self.hold.push(0);
-        self.lost.push([0.0; 2]);
+        self.lost.push([0.0; 3]);
         self.len() - 1
     }
 

@@ -193,7 +193,7 @@ impl RawBatch {
         pos: *const Vec3,
         vel: *mut Vec3,
         inv_mass: *const f32,
-        lost: *mut [f64; 2],
+        lost: *mut crate::solver::particles::Losses,
     ) {
         for i in range {
             // SAFETY: `i` is in the batch, its particles in range and owned by this thread.

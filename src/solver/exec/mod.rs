@@ -209,7 +209,7 @@ mod tests {
             // SAFETY: the arrays outlive the calls and one thread uses them.
             unsafe {
                 b.prepare(0..1, inv_mass.as_ptr(), h, beta, true);
-                let mut lost = [[0.0f64; 2]; 2];
+                let mut lost = [[0.0f64; 3]; 2];
                 b.damp(
                     0..1,
                     pos.as_ptr(),
