@@ -34,16 +34,29 @@ impl World {
             .sum()
     }
 
-    /// Elastic energy Σ ½·α·T² of the compliant constraints, T = |λ|/h²
-    /// their tension in the last substep (J); 0 in PBD, which has no α.
+    /// Elastic energy Σ ½·α·F² of the compliant constraints of every kind,
+    /// F = |λ|/h² their generalised force in the last substep (J): a link's
+    /// tension (N), a hinge's torque (N·m), a tetrahedron's or a gas's
+    /// pressure (N/m²). 0 in PBD, which has no α.
     pub fn elastic_energy(&self) -> f64 {
-        if self.settings.method == Method::Pbd {
+        if self.settings.method == Method::Pbd || self.last_h <= 0.0 {
             return 0.0;
         }
-        self.constraints
+        let h2 = (self.last_h as f64).powi(2);
+        let stored = |alpha: f32, lambda: f64| 0.5 * alpha as f64 * (lambda / h2).powi(2);
+        let links: f64 = self
+            .constraints
             .iter()
-            .map(|l| 0.5 * l.compliance as f64 * (self.tension(l.lambda) as f64).powi(2))
-            .sum()
+            .map(|l| stored(l.compliance, l.lambda as f64))
+            .sum();
+        let quads: f64 = (self.quads.compliance.iter().flatten())
+            .zip(self.quads.lambda.iter().flatten())
+            .map(|(&a, &l)| stored(a, l as f64))
+            .sum();
+        let gas: f64 = (self.volumes.iter())
+            .map(|g| stored(g.compliance, g.lambda()))
+            .sum();
+        links + quads + gas
     }
 
     /// Constraint projections per frame with the current settings.
@@ -147,7 +160,7 @@ pub struct EnergyBooks {
     pub kinetic: f64,
     /// Σ −m·g·x of the free particles.
     pub gravity: f64,
-    /// Σ ½·α·T² over the compliant constraints (0 in PBD).
+    /// Σ ½·α·F² over the compliant constraints of every kind (0 in PBD).
     pub elastic: f64,
     /// Taken out by air drag since the start (negative: the wind gave).
     pub drag: f64,

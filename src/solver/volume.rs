@@ -85,6 +85,12 @@ impl Enclosed {
 
     /// One projection on positions `x(i)` with inverse masses `w(i)`;
     /// `apply(i, move)` adds a move to particle i. `first` resets λ.
+    /// λ accumulated in the current substep (N·s²/m²; λ/h² is the
+    /// pressure the gas exerts beyond the target).
+    pub(crate) fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
     pub(crate) fn project(
         &mut self,
         x: impl Fn(usize) -> Vec3,
