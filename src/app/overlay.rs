@@ -5,6 +5,7 @@ use egui_macroquad::egui::{self, Color32, RichText};
 
 use super::App;
 use super::render::{ColourMode, colormap};
+use crate::solver::Shape;
 
 impl App {
     pub(super) fn error_banner(&mut self, ctx: &egui::Context) {
@@ -83,8 +84,8 @@ impl App {
         })
     }
 
-    /// "drag the rope · right-click to pin · H for help" over the view,
-    /// until the user does something.
+    /// "drag the rope · right-click to pin · H for help" over the view
+    /// (naming the scene's first body), until the user does something.
     pub(super) fn start_hint(&mut self, ctx: &egui::Context) {
         let alpha = self.hint_opacity();
         if alpha <= 0.0 {
@@ -102,10 +103,16 @@ impl App {
                     .corner_radius(6.0)
                     .inner_margin(egui::Margin::symmetric(12, 6))
                     .show(ui, |ui| {
+                        let what = match self.world.bodies().first().map(|b| &b.shape) {
+                            Some(Shape::Rope) => "the rope",
+                            Some(Shape::Cloth { .. }) => "the cloth",
+                            Some(Shape::Closed { .. }) => "the body",
+                            Some(Shape::Mesh) | None => "a particle",
+                        };
                         ui.label(
-                            RichText::new(
-                                "drag the rope · right-click to pin · scroll to zoom · H for help",
-                            )
+                            RichText::new(format!(
+                                "drag {what} · right-click to pin · scroll to zoom · H for help"
+                            ))
                             .color(Color32::from_rgba_unmultiplied(235, 235, 235, a))
                             .size(16.0),
                         );
