@@ -192,10 +192,11 @@ fn a_softer_box_sags_more_under_its_own_weight_and_wobbles_back_after_a_drop() {
 /// A 2 kg cube of soft tetrahedra (α = 1e-3 m/N) on a 1.5 m rope, let go
 /// with the rope horizontal, over `frames`: the join's largest and mean
 /// distance from its rest length in the first and last seconds (m), and
-/// the largest volume error (fraction).
-fn jelly_swing(substeps: u32, frames: usize) -> (f32, f32, f32, f64) {
+/// the largest volume error (fraction); with collisions between bodies
+/// when `collide`.
+fn jelly_swing(substeps: u32, frames: usize, collide: bool) -> (f32, f32, f32, f64) {
     let mut w = world(&format!(
-        "Scene(solver: (substeps: {substeps}),
+        "Scene(solver: (substeps: {substeps}, body_collisions: {collide}),
           bodies: [Rope(start: (0.0, 3.0, 0.0), end: (1.5, 3.0, 0.0), segments: 15, mass: 0.1,
                         compliance: 0.000001, pins: [0], tethers: true),
                    SoftBox(center: (1.5, 2.8, 0.0), size: (0.3, 0.3, 0.3), resolution: (4, 4, 4),
@@ -232,18 +233,23 @@ fn a_jelly_cube_hung_from_a_rope_by_a_join_swings_without_drifting_apart() {
     // pull (about 45 N at the bottom) through one 6 g rope particle:
     // Gauss–Seidel leaves it off by millimetres, less with more substeps,
     // and that error does not grow from swing to swing.
-    let (coarse, first, last, volume) = jelly_swing(20, 600);
-    let (fine, _, _, _) = jelly_swing(40, 600);
+    let (coarse, first, last, volume) = jelly_swing(20, 600, false);
+    let (fine, _, _, _) = jelly_swing(40, 600, false);
+    // The same with collisions between bodies: the rope's particles meet
+    // the cube's faces as it swings.
+    let (colliding, _, _, _) = jelly_swing(20, 600, true);
     println!(
         "join error: worst {:.2} mm at 20 substeps, {:.2} mm at 40; mean {:.2} mm in the first second, \
-         {:.2} mm in the last; volume within {:.3} %",
+         {:.2} mm in the last; volume within {:.3} %; {:.2} mm worst with collisions between bodies",
         1e3 * coarse,
         1e3 * fine,
         1e3 * first,
         1e3 * last,
-        100.0 * volume
+        100.0 * volume,
+        1e3 * colliding
     );
     assert!(coarse < 0.03, "{coarse}");
+    assert!(colliding < 0.03, "{colliding}");
     assert!(fine < 0.6 * coarse, "{fine} vs {coarse}");
     assert!(last < first + 1e-3, "the join drifts: {first} → {last}");
     assert!(volume < 0.02, "{volume}");

@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::{Enclosed, Shape, Tethers, World, enclosed_volume};
+use super::{Enclosed, LinkKind, Shape, Tethers, World, enclosed_volume};
 
 impl World {
     /// Gives body `body` a rest shape — its particles' positions when
@@ -34,17 +34,10 @@ impl World {
     /// not a cloth.
     pub fn set_aero(&mut self, body: usize, drag: f32, lift: f32) -> bool {
         let b = &self.bodies[body];
-        let Shape::Cloth { columns, rows } = b.shape else {
+        if !matches!(b.shape, Shape::Cloth { .. }) {
             return false;
-        };
-        let id = |r: usize, c: usize| (b.first + r * columns + c) as u32;
-        let mut triangles = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
-        for r in 0..rows - 1 {
-            for c in 0..columns - 1 {
-                triangles.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
-                triangles.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
-            }
         }
+        let triangles = b.triangles();
         self.aero
             .set(body, triangles, drag, lift, self.particles.len());
         true
@@ -101,9 +94,26 @@ impl World {
         self.contacts.set_enabled(body, on, &self.particles.radius)
     }
 
-    /// Switches collisions between particles of different ropes and cloths.
+    /// Switches collisions between bodies: between particles of different
+    /// bodies with rest shapes (ropes, cloths, balloons, soft boxes), and
+    /// between those particles and the other bodies' triangles (see
+    /// `sheets`). Bodies added later take part once this is called again.
     pub fn set_body_collisions(&mut self, on: bool) {
         self.contacts.set_between_bodies(on, &self.particles.radius);
+        let (mut triangles, mut probes) = (Vec::new(), Vec::new());
+        let colliding = (0..self.bodies.len())
+            .filter(|&b| on && self.contacts.rest_shape(b).is_some())
+            .map(|b| (b as u32, &self.bodies[b]));
+        for (b, body) in colliding {
+            triangles.extend(body.triangles().into_iter().map(|t| (t, b)));
+            probes.extend(body.range().map(|i| (i as u32, b)));
+        }
+        let joined: Vec<(u32, u32)> = (self.constraints.iter())
+            .filter(|l| l.tag.kind == LinkKind::Join)
+            .map(|l| (l.a as u32, l.b as u32))
+            .collect();
+        self.sheets
+            .set(triangles, probes, &joined, &self.particles.radius);
     }
 
     /// Whether particles of different ropes and cloths collide.

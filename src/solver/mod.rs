@@ -49,6 +49,7 @@ pub mod limits;
 mod measure;
 mod particles;
 mod quads;
+mod sheets;
 mod tether;
 mod tetra;
 mod volume;
@@ -199,6 +200,29 @@ impl Body {
     pub fn range(&self) -> std::ops::Range<usize> {
         self.first..self.first + self.count
     }
+
+    /// The body's triangles as world particle indices: a cloth's two per
+    /// grid cell, a closed surface's own; none for a rope or a mesh.
+    pub fn triangles(&self) -> Vec<[u32; 3]> {
+        match &self.shape {
+            Shape::Cloth { columns, rows } => {
+                let id = |r: usize, c: usize| (self.first + r * columns + c) as u32;
+                let mut t = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
+                for r in 0..rows - 1 {
+                    for c in 0..columns - 1 {
+                        t.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
+                        t.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
+                    }
+                }
+                t
+            }
+            Shape::Closed { triangles } => {
+                let first = self.first as u32;
+                triangles.iter().map(|t| t.map(|i| i + first)).collect()
+            }
+            Shape::Rope | Shape::Mesh => Vec::new(),
+        }
+    }
 }
 
 /// A particle moved kinematically: x(t) = origin + axis·amplitude·sin(2π·frequency·t).
@@ -255,6 +279,8 @@ pub struct World {
     raw_quads: Vec<exec::RawQuads>,
     /// Particle–particle contacts (self-collision, between bodies) and their spatial hash.
     contacts: contacts::ParticleContacts,
+    /// Particle–triangle contacts between bodies (see `sheets`).
+    sheets: sheets::Sheets,
     /// Long-range attachments to the nearest pin (see `tether`).
     tethers: Tethers,
     /// Drag and lift on cloth triangles (see `aero`).

@@ -48,6 +48,7 @@ pub(crate) fn step_frame(world: &mut World) {
         });
     }
     world.contacts.fit(world.particles.len());
+    world.sheets.fit(world.particles.len());
     world.aero.fit(world.particles.len());
     let p = &mut world.particles;
     let max_force = world.hand.max_force;
@@ -85,6 +86,7 @@ pub(crate) fn step_frame(world: &mut World) {
         },
         colliders: &world.colliders,
         contacts: step::RawContacts::new(&mut world.contacts),
+        sheets: step::RawSheets::new(&mut world.sheets, p.len()),
         drivers: &world.drivers,
         aero: (world.aero.any() && s.air_density > 0.0).then_some(step::RawAero {
             triangles: world.aero.triangles.as_ptr(),

@@ -19,6 +19,7 @@ use crate::solver::contacts::ParticleContacts;
 use crate::solver::hand::pull;
 use crate::solver::particles::{Losses, hold, losses};
 use crate::solver::quads::{QuadKind, damp, project};
+use crate::solver::sheets::{NONE, Sheets};
 use crate::solver::volume::Enclosed;
 use crate::solver::{Driver, Settings};
 
@@ -70,6 +71,44 @@ impl RawContacts {
             correction: sc.correction.as_mut_ptr(),
             len: sc.len(),
             all: sc,
+        })
+    }
+}
+
+/// Raw access to the particle–triangle contact data for one step; None
+/// when collisions between bodies are off or nothing can touch a sheet.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawSheets {
+    all: *mut Sheets,
+    probe_of: *const u32,
+    push: *mut Vec3,
+    hit: *mut u32,
+    corner_push: *mut [Vec3; 3],
+    gathered: *mut Vec4,
+    len: usize,
+}
+
+// SAFETY: used only inside a step, while the world is mutably borrowed;
+// each thread writes its own probes and particles, thread 0 alone builds
+// the hash and gathers the corners' moves.
+unsafe impl Send for RawSheets {}
+// SAFETY: as for Send.
+unsafe impl Sync for RawSheets {}
+
+impl RawSheets {
+    /// None unless the tables fit a world of `particles` particles.
+    pub fn new(sh: &mut Sheets, particles: usize) -> Option<Self> {
+        if !(sh.any() && sh.probe_of.len() == particles && sh.gathered.len() == particles) {
+            return None;
+        }
+        Some(Self {
+            probe_of: sh.probe_of.as_ptr(),
+            push: sh.push.as_mut_ptr(),
+            hit: sh.hit.as_mut_ptr(),
+            corner_push: sh.corner_push.as_mut_ptr(),
+            gathered: sh.gathered.as_mut_ptr(),
+            len: sh.probe.len(),
+            all: sh,
         })
     }
 }
@@ -168,6 +207,7 @@ pub(crate) struct Frame<'a> {
     pub volumes: RawVolumes,
     pub colliders: &'a [Collider],
     pub contacts: Option<RawContacts>,
+    pub sheets: Option<RawSheets>,
     pub drivers: &'a [Driver],
     /// Cloth aerodynamics, when some triangle has a coefficient.
     pub aero: Option<RawAero>,
@@ -257,6 +297,10 @@ impl Frame<'_> {
             if let Some(sc) = self.contacts {
                 // SAFETY: called by every thread, between the barriers it contains.
                 unsafe { self.particle_contacts(sc, team) };
+            }
+            if let Some(sh) = self.sheets {
+                // SAFETY: called by every thread, between the barriers it contains.
+                unsafe { self.sheet_contacts(sh, team) };
             }
             // SAFETY: `mine` is this thread's share of the particles.
             unsafe { self.collide_and_finish(mine.clone(), h, f) };
@@ -565,6 +609,56 @@ impl Frame<'_> {
         }
     }
 
+    /// Step 4 for particle–triangle contacts (see `solver::sheets`):
+    /// thread 0 hashes the triangles, each thread finds its share of the
+    /// probes' deepest contacts, thread 0 adds up the corners' moves; both
+    /// are applied by the particles' owners in [`Self::collide_and_finish`].
+    ///
+    /// # Safety
+    /// Called by every thread of the team, between barriers as written.
+    unsafe fn sheet_contacts(&self, sh: RawSheets, team: &Team) {
+        let p = self.particles;
+        // SAFETY: positions are final for this phase (every thread is past
+        // the barrier below); thread 0 alone builds the hash and gathers
+        // while the others wait; each thread writes only its own probes.
+        unsafe {
+            let prev = std::slice::from_raw_parts(p.prev as *const Vec4, p.len);
+            let delta = std::slice::from_raw_parts(p.delta as *const Vec4, p.len);
+            let inv_mass = std::slice::from_raw_parts(p.inv_mass, p.len);
+            let radius = std::slice::from_raw_parts(p.radius, p.len);
+            let from = |i: usize| prev[i].truncate();
+            let x = |i: usize| (prev[i] + delta[i]).truncate();
+            team.sync();
+            if team.index == 0 {
+                (*sh.all).build(x);
+            }
+            team.sync();
+            let all = &*sh.all;
+            for k in team.share(sh.len) {
+                let (t, push, corners) = match all.deepest(k, from, x, inv_mass, radius) {
+                    Some((t, c)) => (t, c.push, c.corners),
+                    None => (NONE, Vec3::ZERO, [Vec3::ZERO; 3]),
+                };
+                *sh.hit.add(k) = t;
+                *sh.push.add(k) = push;
+                *sh.corner_push.add(k) = corners;
+            }
+            team.sync();
+            if team.index == 0 {
+                for k in 0..sh.len {
+                    let t = *sh.hit.add(k);
+                    if t == NONE {
+                        continue;
+                    }
+                    for (c, &i) in all.triangle(t).iter().enumerate() {
+                        *sh.gathered.add(i as usize) += (*sh.corner_push.add(k))[c].extend(1.0);
+                    }
+                }
+            }
+            team.sync();
+        }
+    }
+
     /// Steps 4 and 5 for particles `range`: the capped hand's pull,
     /// self-collision pushes, collisions with colliders, then v = Δx/h and
     /// x = x_prev + Δx. `f` is the fraction of the frame done.
@@ -596,6 +690,19 @@ impl Frame<'_> {
                     let k = *sc.entry_of.add(i);
                     if k != u32::MAX {
                         delta += *sc.correction.add(k as usize);
+                    }
+                }
+                if let Some(sh) = self.sheets {
+                    let k = *sh.probe_of.add(i);
+                    if k != NONE {
+                        delta += *sh.push.add(k as usize);
+                    }
+                    // Its moves as a corner, averaged; the slot is emptied
+                    // for the next substep.
+                    let got = *sh.gathered.add(i);
+                    if got.w > 0.0 {
+                        delta += got.truncate() / got.w;
+                        *sh.gathered.add(i) = Vec4::ZERO;
                     }
                 }
                 if free {

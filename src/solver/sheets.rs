@@ -1,0 +1,423 @@
+//! Contacts between particles and the triangles of other bodies' sheets
+//! (cloths, balloon skins, soft boxes' skins), when collisions between
+//! bodies are on: a rope thinner than a cloth's grid spacing lies on the
+//! cloth instead of slipping between its particles.
+//!
+//! A particle p of radius r and a triangle (a, b, c) whose particles have
+//! mean radius r_t touch when p is within r + r_t of the triangle's plane,
+//! on the side p started the substep on, and p's projection falls inside
+//! the triangle (barycentric u, v, w ≥ −[`EDGE_SLACK`], so a rope on the
+//! seam between two triangles does not fall through it). The side is taken
+//! from the positions at the start of the substep, so a fast particle that
+//! crossed the sheet within one substep is caught too (swept, like the
+//! colliders' contacts). The contact is one rigid XPBD constraint
+//!
+//!   C = s·n·(x_p − x_a) − (r + r_t) ≥ 0,  ∇_p C = s·n,  ∇_{a,b,c} C = −s·n·(u, v, w),
+//!   Δλ = −C / (w_p + u²w_a + v²w_b + w²w_c),
+//!
+//! (n the unit normal, s the side) with the normal taken as fixed.
+//!
+//! How the work is split, for the same bits at any thread count: thread 0
+//! sorts the triangles into a spatial hash by centroid; every thread finds,
+//! for its share of the particles, the deepest triangle each one touches and
+//! its own move; thread 0 then adds up the triangles' corners' moves in
+//! particle order; each particle's owner applies its own move and the mean
+//! of the moves it got as a corner (Jacobi). The step (`exec::step`) runs
+//! these phases. All storage is allocated when
+//! collisions between bodies are switched on.
+
+use glam::{Vec3, Vec4};
+
+/// How far outside a triangle (in barycentric units) a projection still
+/// counts as inside.
+pub const EDGE_SLACK: f32 = 0.05;
+
+/// No triangle.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// The sheets' triangles, the particles tested against them, and storage.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Sheets {
+    /// World particles of every triangle.
+    tri: Vec<[u32; 3]>,
+    /// Body of each triangle.
+    tri_body: Vec<u32>,
+    /// World index of each particle tested ("probe").
+    pub probe: Vec<u32>,
+    /// Body of each probe.
+    probe_body: Vec<u32>,
+    /// Probe of each world particle, [`NONE`] if it is not one.
+    pub probe_of: Vec<u32>,
+    /// Per probe: where its partners start in `partners` (one past the
+    /// end last).
+    partner_start: Vec<u32>,
+    /// The particles each probe is joined to: triangles with one of them
+    /// as a corner never push it (a join would fight the contact).
+    partners: Vec<u32>,
+    /// Hash cell edge (m), grown as needed (see [`Sheets::build`]).
+    cell: f32,
+    /// The largest contact distance, probe radius + triangle corner radius (m).
+    reach: f32,
+    /// This substep's largest distance from a centroid to a corner, plus
+    /// `reach` (m): how far from a particle a touching triangle's
+    /// centroid can be.
+    need: f32,
+    /// Per triangle: its centroid's cell.
+    cell_of_tri: Vec<[i32; 3]>,
+    /// Per hashed cell: first index into `sorted`.
+    cell_start: Vec<u32>,
+    /// Triangles ordered by hashed cell.
+    sorted: Vec<u32>,
+    /// Per probe: its move this substep (m).
+    pub push: Vec<Vec3>,
+    /// Per probe: the triangle it touches, or [`NONE`].
+    pub hit: Vec<u32>,
+    /// Per probe: the move of each corner of `hit` (m).
+    pub corner_push: Vec<[Vec3; 3]>,
+    /// Per world particle: the sum of its moves as a corner (xyz) and their
+    /// number (w); zero outside the contact phase.
+    pub gathered: Vec<Vec4>,
+}
+
+/// One particle against one triangle.
+pub(crate) struct Touch {
+    /// How far the particle is inside the contact distance (m).
+    pub depth: f32,
+    /// The particle's move.
+    pub push: Vec3,
+    /// The corners' moves.
+    pub corners: [Vec3; 3],
+}
+
+/// Barycentric coordinates of `q`'s projection on triangle `t` (None for a
+/// degenerate triangle).
+fn barycentric(q: Vec3, t: [Vec3; 3]) -> Option<[f32; 3]> {
+    let (e0, e1, d) = (t[1] - t[0], t[2] - t[0], q - t[0]);
+    let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
+    let (d20, d21) = (d.dot(e0), d.dot(e1));
+    let det = d00 * d11 - d01 * d01;
+    if det <= 1e-12 * d00 * d11 || !det.is_finite() {
+        return None;
+    }
+    let v = (d11 * d20 - d01 * d21) / det;
+    let w = (d00 * d21 - d01 * d20) / det;
+    Some([1.0 - v - w, v, w])
+}
+
+/// The contact of a particle that moved `from` → `to` with a triangle that
+/// moved `was` → `now` (see the module doc); `reach` = r + r_t, `wp` and
+/// `wt` the inverse masses.
+pub(crate) fn touch(
+    from: Vec3,
+    to: Vec3,
+    was: [Vec3; 3],
+    now: [Vec3; 3],
+    reach: f32,
+    wp: f32,
+    wt: [f32; 3],
+) -> Option<Touch> {
+    let n = (now[1] - now[0]).cross(now[2] - now[0]).try_normalize()?;
+    let n0 = (was[1] - was[0]).cross(was[2] - was[0]).try_normalize()?;
+    let (d0, d1) = ((from - was[0]).dot(n0), (to - now[0]).dot(n));
+    let side = if d0 != 0.0 { d0.signum() } else { d1.signum() };
+    let depth = reach - side * d1;
+    if depth <= 0.0 {
+        return None;
+    }
+    let b = barycentric(to, now)?;
+    if b.iter().any(|&x| x < -EDGE_SLACK) {
+        return None;
+    }
+    let denom = wp + b[0] * b[0] * wt[0] + b[1] * b[1] * wt[1] + b[2] * b[2] * wt[2];
+    if denom <= 0.0 || !denom.is_finite() {
+        return None;
+    }
+    let dir = n * (side * depth / denom);
+    Some(Touch {
+        depth,
+        push: dir * wp,
+        corners: [0, 1, 2].map(|k| -dir * (b[k] * wt[k])),
+    })
+}
+
+impl Sheets {
+    /// Sets the triangles (world particles, with their bodies), the
+    /// probes (world particles, with their bodies) and the joined pairs of
+    /// particles for a world of `particles` particles; allocates.
+    pub fn set(
+        &mut self,
+        triangles: Vec<([u32; 3], u32)>,
+        probes: Vec<(u32, u32)>,
+        joined: &[(u32, u32)],
+        radius: &[f32],
+    ) {
+        let particles = radius.len();
+        (self.tri, self.tri_body) = triangles.into_iter().unzip();
+        // Only particles that another body's triangles could touch (a
+        // cloth alone with ropes tests the ropes' particles only).
+        let sheet_bodies: Vec<u32> = {
+            let mut b = self.tri_body.clone();
+            b.dedup();
+            b
+        };
+        (self.probe, self.probe_body) = probes
+            .into_iter()
+            .filter(|&(_, body)| sheet_bodies.iter().any(|&s| s != body))
+            .unzip();
+        self.probe_of = vec![NONE; particles];
+        for (k, &p) in self.probe.iter().enumerate() {
+            self.probe_of[p as usize] = k as u32;
+        }
+        self.partner_start = vec![0];
+        self.partners.clear();
+        for &p in &self.probe {
+            for &(a, b) in joined {
+                match p {
+                    _ if p == a => self.partners.push(b),
+                    _ if p == b => self.partners.push(a),
+                    _ => {}
+                }
+            }
+            self.partner_start.push(self.partners.len() as u32);
+        }
+        let widest = |ids: &mut dyn Iterator<Item = u32>| {
+            ids.map(|i| radius[i as usize]).fold(0f32, f32::max)
+        };
+        self.reach = widest(&mut self.tri.iter().flatten().copied())
+            + widest(&mut self.probe.iter().copied());
+        self.cell = 0.0;
+        let table = (2 * self.tri.len()).next_power_of_two();
+        self.cell_start = vec![0; table + 1];
+        self.sorted = vec![0; self.tri.len()];
+        self.cell_of_tri = vec![[0; 3]; self.tri.len()];
+        self.push = vec![Vec3::ZERO; self.probe.len()];
+        self.hit = vec![NONE; self.probe.len()];
+        self.corner_push = vec![[Vec3::ZERO; 3]; self.probe.len()];
+        self.gathered = vec![Vec4::ZERO; particles];
+    }
+
+    /// Whether there is anything to test.
+    pub fn any(&self) -> bool {
+        !self.tri.is_empty() && !self.probe.is_empty()
+    }
+
+    fn cell_of(&self, x: Vec3) -> [i32; 3] {
+        let c = x / self.cell;
+        // floor without the libm call: truncate, then step down for
+        // negative non-integers (clamped first, so NaN lands in cell 0).
+        [c.x, c.y, c.z].map(|v| {
+            let v = v.clamp(-1e6, 1e6);
+            let t = v as i32;
+            t - i32::from((t as f32) > v)
+        })
+    }
+
+    fn hash(&self, c: [i32; 3]) -> usize {
+        let h = (c[0].wrapping_mul(92_837_111))
+            ^ (c[1].wrapping_mul(689_287_499))
+            ^ (c[2].wrapping_mul(283_923_481));
+        (h as u32 as usize) & (self.cell_start.len() - 2)
+    }
+
+    /// Sorts the triangles into the hash by their centroids at positions
+    /// `x` (one thread). The cell must be at least the largest distance
+    /// from a centroid to its corners plus the largest contact distance,
+    /// so that a particle touching a triangle is within one cell of its
+    /// centroid: it is kept from the last substep and grown (with a second
+    /// pass) when a stretched triangle needs more.
+    pub fn build(&mut self, x: impl Fn(usize) -> Vec3) {
+        let mut need = 0f32;
+        for k in 0..self.tri.len() {
+            let c = self.tri[k].map(|i| x(i as usize));
+            let mid = (c[0] + c[1] + c[2]) / 3.0;
+            let far = c
+                .iter()
+                .map(|p| p.distance_squared(mid))
+                .fold(0f32, f32::max);
+            need = need.max(far);
+            self.cell_of_tri[k] = self.cell_of(mid);
+        }
+        let need = need.sqrt() + self.reach;
+        self.need = need;
+        if need > self.cell || !self.cell.is_finite() {
+            self.cell = if need.is_finite() { 1.25 * need } else { 1.0 };
+            for k in 0..self.tri.len() {
+                let c = self.tri[k].map(|i| x(i as usize));
+                self.cell_of_tri[k] = self.cell_of((c[0] + c[1] + c[2]) / 3.0);
+            }
+        }
+        self.cell_start.fill(0);
+        for k in 0..self.tri.len() {
+            let h = self.hash(self.cell_of_tri[k]);
+            self.cell_start[h] += 1;
+        }
+        let mut sum = 0;
+        for s in self.cell_start.iter_mut() {
+            sum += *s;
+            *s = sum;
+        }
+        for k in (0..self.tri.len()).rev() {
+            let h = self.hash(self.cell_of_tri[k]);
+            self.cell_start[h] -= 1;
+            self.sorted[self.cell_start[h] as usize] = k as u32;
+        }
+    }
+
+    /// The deepest contact of probe `k` with another body's triangle: its
+    /// triangle and the moves. `prev` and `x` give positions at the start
+    /// of the substep and now.
+    pub fn deepest(
+        &self,
+        k: usize,
+        prev: impl Fn(usize) -> Vec3,
+        x: impl Fn(usize) -> Vec3,
+        inv_mass: &[f32],
+        radius: &[f32],
+    ) -> Option<(u32, Touch)> {
+        let p = self.probe[k] as usize;
+        let (from, to) = (prev(p), x(p));
+        // The cells of centroids within `need` of the path (2 a side
+        // for a short path); around its end only, for a path longer than
+        // 4 cells (which no contact distance makes likely).
+        let (lo, hi, end) = (
+            self.cell_of(from.min(to) - self.need),
+            self.cell_of(from.max(to) + self.need),
+            self.cell_of(to),
+        );
+        let span = |a: usize| {
+            if hi[a] - lo[a] <= 4 {
+                lo[a]..=hi[a]
+            } else {
+                end[a] - 2..=end[a] + 2
+            }
+        };
+        let partners =
+            &self.partners[self.partner_start[k] as usize..self.partner_start[k + 1] as usize];
+        let mut best: Option<(u32, Touch)> = None;
+        for cx in span(0) {
+            for cy in span(1) {
+                for cz in span(2) {
+                    let cell = [cx, cy, cz];
+                    let h = self.hash(cell);
+                    let bucket =
+                        &self.sorted[self.cell_start[h] as usize..self.cell_start[h + 1] as usize];
+                    for &t in bucket {
+                        let t = t as usize;
+                        if self.cell_of_tri[t] != cell || self.tri_body[t] == self.probe_body[k] {
+                            continue;
+                        }
+                        if self.tri[t].iter().any(|i| partners.contains(i)) {
+                            continue;
+                        }
+                        let ids = self.tri[t].map(|i| i as usize);
+                        let (was, now) = (ids.map(&prev), ids.map(&x));
+                        let thick = ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0;
+                        let reach = radius[p] + thick;
+                        // The path's box against the box of the triangle
+                        // then and now, grown by the contact distance.
+                        let lo = was
+                            .iter()
+                            .chain(&now)
+                            .fold(Vec3::INFINITY, |m, &v| m.min(v));
+                        let hi = was
+                            .iter()
+                            .chain(&now)
+                            .fold(Vec3::NEG_INFINITY, |m, &v| m.max(v));
+                        if (from.min(to) - reach).cmpgt(hi).any()
+                            || (from.max(to) + reach).cmplt(lo).any()
+                        {
+                            continue;
+                        }
+                        let Some(c) = touch(
+                            from,
+                            to,
+                            was,
+                            now,
+                            reach,
+                            inv_mass[p],
+                            ids.map(|i| inv_mass[i]),
+                        ) else {
+                            continue;
+                        };
+                        if best.as_ref().is_none_or(|b| c.depth > b.1.depth) {
+                            best = Some((t as u32, c));
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The world particles of triangle `t`.
+    pub fn triangle(&self, t: u32) -> [u32; 3] {
+        self.tri[t as usize]
+    }
+
+    /// Sizes the per-particle tables for `particles` world particles
+    /// (bodies added after the sheets were set); allocates only then.
+    pub fn fit(&mut self, particles: usize) {
+        if self.any() && self.probe_of.len() != particles {
+            self.probe_of.resize(particles, NONE);
+            self.gathered.resize(particles, Vec4::ZERO);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FLAT: [Vec3; 3] = [
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 1.0),
+    ];
+
+    #[test]
+    fn a_particle_that_crossed_a_triangle_is_put_back_on_its_side() {
+        let from = Vec3::new(0.2, 0.05, 0.2);
+        let to = Vec3::new(0.2, -0.03, 0.2);
+        let c = touch(from, to, FLAT, FLAT, 0.01, 1.0, [0.0; 3]).expect("a contact");
+        // Fixed corners: the particle alone moves, to 0.01 above.
+        assert!((to + c.push - Vec3::new(0.2, 0.01, 0.2)).length() < 1e-6);
+        assert!(c.corners.iter().all(|m| *m == Vec3::ZERO));
+    }
+
+    #[test]
+    fn the_moves_conserve_momentum_and_close_the_gap() {
+        let to = Vec3::new(0.25, 0.004, 0.5);
+        let (wp, wt) = (2.0, [1.0, 0.5, 4.0]);
+        let c = touch(to + Vec3::Y, to, FLAT, FLAT, 0.01, wp, wt).expect("a contact");
+        let momentum =
+            c.push / wp + c.corners[0] / wt[0] + c.corners[1] / wt[1] + c.corners[2] / wt[2];
+        assert!(momentum.length() < 1e-6, "{momentum}");
+        // After the moves the particle is 0.01 above the moved triangle at
+        // its barycentric point (0.25, 0.25, 0.5).
+        let b = [0.25, 0.25, 0.5];
+        let under: Vec3 = (0..3).map(|k| (FLAT[k] + c.corners[k]) * b[k]).sum();
+        assert!(((to + c.push - under).y - 0.01).abs() < 1e-6);
+    }
+
+    #[test]
+    fn no_contact_beside_the_triangle_or_clear_of_it() {
+        let far_side = Vec3::new(0.9, 0.0, 0.9); // u = −0.8
+        assert!(
+            touch(
+                far_side + Vec3::Y,
+                far_side,
+                FLAT,
+                FLAT,
+                0.01,
+                1.0,
+                [1.0; 3]
+            )
+            .is_none()
+        );
+        let clear = Vec3::new(0.2, 0.02, 0.2);
+        assert!(touch(clear, clear, FLAT, FLAT, 0.01, 1.0, [1.0; 3]).is_none());
+        // A degenerate triangle never touches.
+        let line = [Vec3::ZERO, Vec3::X, Vec3::X * 2.0];
+        assert!(touch(Vec3::Y, Vec3::ZERO, line, line, 0.01, 1.0, [1.0; 3]).is_none());
+    }
+}
