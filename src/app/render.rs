@@ -86,6 +86,9 @@ pub struct Renderer {
     /// torn cells are not drawn.
     edges: Vec<u8>,
     pub(super) normals: Vec<Vec3>,
+    /// Per particle: its rope ring's tangent and first axis (see
+    /// `tube::rope_frames`); zeros off ropes.
+    frames: Vec<[Vec3; 2]>,
     /// The largest value of the last frame (strain or N), what `auto` uses.
     pub auto_max: f32,
     /// Upper end of the colour scale (strain or N), for the legend.
@@ -147,6 +150,10 @@ impl Renderer {
         let forward = camera.forward();
         let right = forward.cross(Vec3::Y).normalize_or(Vec3::X);
         let up = right.cross(forward);
+        let ropes = (world.bodies().iter())
+            .filter(|b| b.shape == Shape::Rope)
+            .map(|b| b.range());
+        super::tube::rope_frames(&world.particles.pos, ropes, &mut self.frames);
         for (b, body) in world.bodies().iter().enumerate() {
             match body.shape {
                 Shape::Cloth { columns, rows } => {
@@ -356,8 +363,23 @@ impl Renderer {
                     self.base_colour(l.a, ROPE, mode),
                     self.base_colour(l.b, ROPE, mode),
                 );
-                let (ra, rb) = (radius[l.a] * width, radius[l.b] * width);
-                super::tube::add(&mut mesh, pa, pb, ra, rb, ca, cb, eye);
+                // A rope's neighbours share their rings; anything else is
+                // a tube of its own, its rings across its own axis.
+                let axis = (pb - pa).normalize_or_zero();
+                let own = [axis, axis.any_orthonormal_vector()];
+                let shared = b != JOINS && l.a.abs_diff(l.b) == 1;
+                let frame = |i: usize| match self.frames.get(i) {
+                    Some(&f) if shared && f[0] != Vec3::ZERO => f,
+                    _ => own,
+                };
+                let end = |i: usize, centre: Vec3, colour: [f32; 3]| super::tube::End {
+                    centre,
+                    radius: radius[i] * width,
+                    colour,
+                    tangent: frame(i)[0],
+                    u: frame(i)[1],
+                };
+                super::tube::add(&mut mesh, [end(l.a, pa, ca), end(l.b, pb, cb)], eye);
                 continue;
             }
             // The cloth wireframe: flat dark ribbons facing the eye.
