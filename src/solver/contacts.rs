@@ -17,6 +17,8 @@
 
 use glam::Vec3;
 
+use super::grid::Grid;
+
 /// A body's particles in its rest shape.
 #[derive(Clone, Debug)]
 struct RestShape {
@@ -42,18 +44,10 @@ pub(crate) struct ParticleContacts {
     rest: Vec<Vec3>,
     /// Entry of each world particle, `u32::MAX` when it does not self-collide.
     pub entry_of: Vec<u32>,
-    /// Hash cell edge (m): the largest contact distance r_i + r_j.
-    cell: f32,
-    /// Per hashed cell: first index into `sorted` (length table + 1).
-    cell_start: Vec<u32>,
-    /// Entries ordered by hashed cell.
-    sorted: Vec<u32>,
+    /// Entries by cell; its edge is the largest contact distance r_i + r_j.
+    grid: Grid,
     /// Per entry: its current position (m), gathered once per substep.
     pub pos: Vec<Vec3>,
-    /// Per entry: the hash cell of `pos`, computed once per substep by
-    /// `build` (floor is a libm call here: it was a fifth of the time when
-    /// recomputed for every candidate).
-    cell_of_entry: Vec<[i32; 3]>,
     /// Per entry: the push it gets this substep (m).
     pub correction: Vec<Vec3>,
 }
@@ -135,7 +129,7 @@ impl ParticleContacts {
         self.rest.clear();
         self.entry_of.clear();
         self.entry_of.resize(radius.len(), u32::MAX);
-        self.cell = 0.0;
+        let mut cell = 0f32;
         for (b, shape) in self.shapes.iter().enumerate() {
             // Between bodies, only bodies whose radius keeps the hash useful.
             let Some(shape) = shape
@@ -151,15 +145,13 @@ impl ParticleContacts {
                 self.body.push(b as u32);
                 self.self_on.push(shape.enabled);
                 self.rest.push(r);
-                self.cell = self.cell.max(2.0 * radius[p]);
+                cell = cell.max(2.0 * radius[p]);
             }
         }
         let n = self.particle.len();
-        let table = (2 * n).next_power_of_two();
-        self.cell_start = vec![0; table + 1];
-        self.sorted = vec![0; n];
+        self.grid = Grid::new(n);
+        self.grid.cell = cell;
         self.pos = vec![Vec3::ZERO; n];
-        self.cell_of_entry = vec![[0; 3]; n];
         self.correction = vec![Vec3::ZERO; n];
     }
 
@@ -176,39 +168,12 @@ impl ParticleContacts {
         self.particle.len()
     }
 
-    fn cell_of(&self, x: Vec3) -> [i32; 3] {
-        let c = (x / self.cell).floor();
-        // Far-away or non-finite positions land in one clamped cell: they
-        // are then only compared, never lost.
-        [c.x, c.y, c.z].map(|v| v.clamp(-1e6, 1e6) as i32)
-    }
-
-    fn hash(&self, c: [i32; 3]) -> usize {
-        let h = (c[0].wrapping_mul(92_837_111))
-            ^ (c[1].wrapping_mul(689_287_499))
-            ^ (c[2].wrapping_mul(283_923_481));
-        (h as u32 as usize) & (self.cell_start.len() - 2)
-    }
-
     /// Sorts the entries into the hash by their positions `pos` (one thread).
     pub fn build(&mut self) {
-        self.cell_start.fill(0);
         for k in 0..self.len() {
-            let cell = self.cell_of(self.pos[k]);
-            self.cell_of_entry[k] = cell;
-            let h = self.hash(cell);
-            self.cell_start[h] += 1;
+            self.grid.place(k, self.pos[k]);
         }
-        let mut sum = 0;
-        for s in self.cell_start.iter_mut() {
-            sum += *s;
-            *s = sum;
-        }
-        for k in (0..self.len()).rev() {
-            let h = self.hash(self.cell_of_entry[k]);
-            self.cell_start[h] -= 1;
-            self.sorted[self.cell_start[h] as usize] = k as u32;
-        }
+        self.grid.sort();
     }
 
     /// The push entry `k` gets from every particle it overlaps.
@@ -220,18 +185,13 @@ impl ParticleContacts {
         if wk == 0.0 {
             return push;
         }
-        let home = self.cell_of_entry[k];
+        let home = self.grid.cell_of(k);
         for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
                     let cell = [home[0] + dx, home[1] + dy, home[2] + dz];
-                    let h = self.hash(cell);
-                    for &j in
-                        &self.sorted[self.cell_start[h] as usize..self.cell_start[h + 1] as usize]
-                    {
-                        let j = j as usize;
-                        // Other cells may share this bucket: count each pair once.
-                        if j == k || self.cell_of_entry[j] != cell {
+                    for j in self.grid.in_cell(cell) {
+                        if j == k {
                             continue;
                         }
                         let same_body = self.body[j] == self.body[k];

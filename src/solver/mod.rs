@@ -42,6 +42,7 @@ mod contacts;
 mod dihedral;
 mod distance;
 mod exec;
+mod grid;
 mod hand;
 #[cfg(test)]
 mod lcg;

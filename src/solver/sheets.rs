@@ -28,6 +28,8 @@
 
 use glam::{Vec3, Vec4};
 
+use super::grid::Grid;
+
 /// How far outside a triangle (in barycentric units) a projection still
 /// counts as inside.
 pub const EDGE_SLACK: f32 = 0.05;
@@ -54,20 +56,15 @@ pub(crate) struct Sheets {
     /// The particles each probe is joined to: triangles with one of them
     /// as a corner never push it (a join would fight the contact).
     partners: Vec<u32>,
-    /// Hash cell edge (m), grown as needed (see [`Sheets::build`]).
-    cell: f32,
     /// The largest contact distance, probe radius + triangle corner radius (m).
     reach: f32,
     /// This substep's largest distance from a centroid to a corner, plus
     /// `reach` (m): how far from a particle a touching triangle's
     /// centroid can be.
     need: f32,
-    /// Per triangle: its centroid's cell.
-    cell_of_tri: Vec<[i32; 3]>,
-    /// Per hashed cell: first index into `sorted`.
-    cell_start: Vec<u32>,
-    /// Triangles ordered by hashed cell.
-    sorted: Vec<u32>,
+    /// Triangles by their centroids' cells; the cell edge is grown as
+    /// needed (see [`Sheets::build`]).
+    grid: Grid,
     /// Per probe: its move this substep (m).
     pub push: Vec<Vec3>,
     /// Per probe: the triangle it touches, or [`NONE`].
@@ -185,11 +182,8 @@ impl Sheets {
         };
         self.reach = widest(&mut self.tri.iter().flatten().copied())
             + widest(&mut self.probe.iter().copied());
-        self.cell = 0.0;
-        let table = (2 * self.tri.len()).next_power_of_two();
-        self.cell_start = vec![0; table + 1];
-        self.sorted = vec![0; self.tri.len()];
-        self.cell_of_tri = vec![[0; 3]; self.tri.len()];
+        self.grid = Grid::new(self.tri.len());
+        self.grid.cell = 0.0;
         self.push = vec![Vec3::ZERO; self.probe.len()];
         self.hit = vec![NONE; self.probe.len()];
         self.corner_push = vec![[Vec3::ZERO; 3]; self.probe.len()];
@@ -199,24 +193,6 @@ impl Sheets {
     /// Whether there is anything to test.
     pub fn any(&self) -> bool {
         !self.tri.is_empty() && !self.probe.is_empty()
-    }
-
-    fn cell_of(&self, x: Vec3) -> [i32; 3] {
-        let c = x / self.cell;
-        // floor without the libm call: truncate, then step down for
-        // negative non-integers (clamped first, so NaN lands in cell 0).
-        [c.x, c.y, c.z].map(|v| {
-            let v = v.clamp(-1e6, 1e6);
-            let t = v as i32;
-            t - i32::from((t as f32) > v)
-        })
-    }
-
-    fn hash(&self, c: [i32; 3]) -> usize {
-        let h = (c[0].wrapping_mul(92_837_111))
-            ^ (c[1].wrapping_mul(689_287_499))
-            ^ (c[2].wrapping_mul(283_923_481));
-        (h as u32 as usize) & (self.cell_start.len() - 2)
     }
 
     /// Sorts the triangles into the hash by their centroids at positions
@@ -235,32 +211,18 @@ impl Sheets {
                 .map(|p| p.distance_squared(mid))
                 .fold(0f32, f32::max);
             need = need.max(far);
-            self.cell_of_tri[k] = self.cell_of(mid);
+            self.grid.place(k, mid);
         }
         let need = need.sqrt() + self.reach;
         self.need = need;
-        if need > self.cell || !self.cell.is_finite() {
-            self.cell = if need.is_finite() { 1.25 * need } else { 1.0 };
+        if need > self.grid.cell || !self.grid.cell.is_finite() {
+            self.grid.cell = if need.is_finite() { 1.25 * need } else { 1.0 };
             for k in 0..self.tri.len() {
                 let c = self.tri[k].map(|i| x(i as usize));
-                self.cell_of_tri[k] = self.cell_of((c[0] + c[1] + c[2]) / 3.0);
+                self.grid.place(k, (c[0] + c[1] + c[2]) / 3.0);
             }
         }
-        self.cell_start.fill(0);
-        for k in 0..self.tri.len() {
-            let h = self.hash(self.cell_of_tri[k]);
-            self.cell_start[h] += 1;
-        }
-        let mut sum = 0;
-        for s in self.cell_start.iter_mut() {
-            sum += *s;
-            *s = sum;
-        }
-        for k in (0..self.tri.len()).rev() {
-            let h = self.hash(self.cell_of_tri[k]);
-            self.cell_start[h] -= 1;
-            self.sorted[self.cell_start[h] as usize] = k as u32;
-        }
+        self.grid.sort();
     }
 
     /// The deepest contact of probe `k` with another body's triangle: its
@@ -280,9 +242,9 @@ impl Sheets {
         // for a short path); around its end only, for a path longer than
         // 4 cells (which no contact distance makes likely).
         let (lo, hi, end) = (
-            self.cell_of(from.min(to) - self.need),
-            self.cell_of(from.max(to) + self.need),
-            self.cell_of(to),
+            self.grid.cell_at(from.min(to) - self.need),
+            self.grid.cell_at(from.max(to) + self.need),
+            self.grid.cell_at(to),
         );
         let span = |a: usize| {
             if hi[a] - lo[a] <= 4 {
@@ -297,13 +259,8 @@ impl Sheets {
         for cx in span(0) {
             for cy in span(1) {
                 for cz in span(2) {
-                    let cell = [cx, cy, cz];
-                    let h = self.hash(cell);
-                    let bucket =
-                        &self.sorted[self.cell_start[h] as usize..self.cell_start[h + 1] as usize];
-                    for &t in bucket {
-                        let t = t as usize;
-                        if self.cell_of_tri[t] != cell || self.tri_body[t] == self.probe_body[k] {
+                    for t in self.grid.in_cell([cx, cy, cz]) {
+                        if self.tri_body[t] == self.probe_body[k] {
                             continue;
                         }
                         if self.tri[t].iter().any(|i| partners.contains(i)) {
