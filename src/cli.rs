@@ -23,6 +23,10 @@ struct Cli {
     /// Start with shadows off (the panel's Display section switches them).
     #[arg(long)]
     no_shadows: bool,
+    /// Start with ropes drawn as chains of interlocking links (the panel's
+    /// Display section switches it).
+    #[arg(long)]
+    chain_links: bool,
     /// Start with anti-aliasing (FXAA) off. Without this or --antialias, the
     /// window measures what it costs in the first frames and keeps it only
     /// when cheap (the panel's Display section switches it).
@@ -240,6 +244,7 @@ pub fn main() -> ExitCode {
                 exit_after: cli.exit_after,
                 compare: cli.compare,
                 no_shadows: cli.no_shadows,
+                chain_links: cli.chain_links,
                 antialias: match (cli.antialias, cli.no_antialias) {
                     (true, _) => Some(true),
                     (_, true) => Some(false),

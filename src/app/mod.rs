@@ -60,6 +60,8 @@ pub struct Options {
     pub compare: bool,
     /// Start with shadows off.
     pub no_shadows: bool,
+    /// Start with ropes drawn as chains of links.
+    pub chain_links: bool,
     /// Anti-aliasing on or off from the start; None = measure its cost
     /// in the first frames and keep it when cheap.
     pub antialias: Option<bool>,
@@ -290,6 +292,7 @@ impl App {
             app.set_compare(true);
         }
         app.display.shadows = !options.no_shadows;
+        app.display.chain_links = options.chain_links;
         if let Some(on) = options.antialias {
             app.display.antialias = on;
             app.aa_trial = None;

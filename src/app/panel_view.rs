@@ -29,6 +29,11 @@ impl App {
                 "bodies and colliders cast shadows on the ground, along the key light",
             );
         });
+        ui.checkbox(&mut d.chain_links, "chains as links")
+            .on_hover_text(
+                "draw ropes as chains: one link per segment, each turned 90° from the last, \
+             hooked into its neighbours (as tubes when off)",
+            );
         ui.checkbox(&mut d.antialias, "smooth edges").on_hover_text(
             "anti-aliasing (FXAA): one filtering pass over the 3D view that blends across \
              edges. The window tries it in its first frames and keeps it only when it costs \

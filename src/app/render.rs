@@ -37,6 +37,8 @@ pub struct Display {
     pub analytic: bool,
     /// FXAA over the 3D view.
     pub antialias: bool,
+    /// Ropes drawn as chains of interlocking links instead of tubes.
+    pub chain_links: bool,
     /// The scene's caption shown over the view.
     pub caption: bool,
     /// Upper end of the strain colour scale (fraction); None = the largest
@@ -56,6 +58,7 @@ impl Default for Display {
             shadows: true,
             analytic: true,
             antialias: true,
+            chain_links: false,
             caption: true,
             // A fixed 2%: switching method or substeps changes the colours,
             // not the legend (a grabbed particle's spike no longer turns
@@ -162,6 +165,7 @@ impl Renderer {
                         self.links(world, b, eye, 0.3, None);
                     }
                 }
+                Shape::Rope if display.chain_links => self.chain(world, b, eye, display.colour),
                 Shape::Rope | Shape::Mesh => self.links(world, b, eye, 1.0, Some(display.colour)),
                 Shape::Closed { ref triangles } => {
                     self.closed(world, b, triangles, eye, display);
@@ -174,7 +178,9 @@ impl Renderer {
                 draw_catenary(world, b, body, eye);
             }
             // Dots: every rope/mesh particle when asked; pinned, driven and highlighted always.
-            let all = display.particles && matches!(body.shape, Shape::Rope | Shape::Mesh);
+            let all = display.particles
+                && (body.shape == Shape::Mesh
+                    || (body.shape == Shape::Rope && !display.chain_links));
             self.dots(world, body.range(), all, (right, up), hl, display.colour);
         }
         self.links(world, JOINS, eye, 0.6, Some(display.colour));
@@ -330,6 +336,36 @@ impl Renderer {
             col_start += width - 1;
         }
         mesh.texture = None;
+        self.mesh = Some(mesh);
+    }
+
+    /// Rope `b` as a chain: one link per remaining stretch link, each
+    /// turned 90° about the rope from the one before (the rope's ring
+    /// frames give the turn, so the links follow the rope without twist).
+    fn chain(&mut self, world: &World, b: usize, eye: Vec3, mode: ColourMode) {
+        let pos = &world.particles.pos;
+        let mut mesh = self.take_mesh();
+        for l in world.constraints.iter() {
+            if l.tag.body as usize != b || l.tag.kind != LinkKind::Stretch {
+                continue;
+            }
+            Self::flush_if_full(&mut mesh, super::tube::LINK_VERTICES);
+            let first = l.a.min(l.b);
+            let [t, u] = self.frames[first];
+            let turned = if (first - world.bodies()[b].first) % 2 == 1 {
+                t.cross(u)
+            } else {
+                u
+            };
+            let axis = (pos[l.b] - pos[l.a]).normalize_or_zero();
+            // Across the link, in the ring's plane as near as the bend allows.
+            let across = (turned - axis * axis.dot(turned))
+                .try_normalize()
+                .unwrap_or_else(|| axis.any_orthonormal_vector());
+            let colour = self.base_colour(first, ROPE, mode);
+            super::tube::add_link(&mut mesh, pos[l.a], pos[l.b], across, colour, eye);
+        }
+        flush(&mut mesh);
         self.mesh = Some(mesh);
     }
 

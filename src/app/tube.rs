@@ -59,31 +59,124 @@ pub fn add(mesh: &mut Mesh, ends: [End; 2], eye: Vec3) {
     if ends[0].centre == ends[1].centre {
         return;
     }
-    let light = LIGHT.normalize();
     let base = mesh.vertices.len() as u16;
     for end in ends {
-        let v = end.tangent.cross(end.u);
-        for k in 0..SIDES {
-            let t = k as f32 / SIDES as f32 * std::f32::consts::TAU;
-            let n = end.u * t.cos() + v * t.sin();
-            let p = end.centre + n * end.radius;
-            let view = (eye - p).normalize_or_zero();
-            let diffuse = n.dot(light).max(0.0);
-            let rim = (1.0 - n.dot(view).abs()).powi(3);
-            let shade = 0.35 + 0.65 * diffuse + 0.35 * rim;
-            let c = |x: f32| ((x * shade).clamp(0.0, 1.0) * 255.0) as u8;
-            mesh.vertices.push(Vertex {
-                position: p,
-                uv: Vec2::ZERO,
-                color: [c(end.colour[0]), c(end.colour[1]), c(end.colour[2]), 255],
-                normal: Vec4::ZERO,
-            });
-        }
+        ring(
+            mesh,
+            end.centre,
+            end.u,
+            end.tangent.cross(end.u),
+            end.radius,
+            SIDES,
+            end.colour,
+            eye,
+        );
     }
-    let sides = SIDES as u16;
+    join_rings(mesh, base, 2, SIDES, false);
+}
+
+/// Sides of a chain link's wire.
+const WIRE_SIDES: usize = 5;
+/// Points around a chain link's loop (half on each rounded end).
+const LOOP: usize = 16;
+/// Vertices of one chain link, for the caller's room check.
+pub const LINK_VERTICES: usize = LOOP * WIRE_SIDES;
+
+/// Adds a chain link spanning particles `a` → `b` to `mesh`: a stadium
+/// loop in the plane of the link and `across` (⊥ the link), as wide as
+/// 0.6 × the link's length (a common chain's proportions), its wire 0.3 ×
+/// its half width thick, reaching 0.6 × its half width past each particle
+/// so that it hooks into its neighbours, which the caller turns 90°.
+pub fn add_link(mesh: &mut Mesh, a: Vec3, b: Vec3, across: Vec3, colour: [f32; 3], eye: Vec3) {
+    let length = a.distance(b);
+    let d = (b - a).normalize_or_zero();
+    if d == Vec3::ZERO {
+        return;
+    }
+    let half_width = 0.3 * length;
+    let reach = 0.6 * half_width;
+    // Centres of the two rounded ends, and the loop's normal.
+    let (c0, c1) = (a + d * (half_width - reach), b - d * (half_width - reach));
+    let normal = d.cross(across);
+    let half = LOOP / 2;
+    let point = |i: usize| -> Vec3 {
+        let (centre, start) = if i < half {
+            (c0, std::f32::consts::FRAC_PI_2)
+        } else {
+            (c1, -std::f32::consts::FRAC_PI_2)
+        };
+        let t = start + std::f32::consts::PI * (i % half) as f32 / (half - 1) as f32;
+        centre + (d * t.cos() + across * t.sin()) * half_width
+    };
+    let base = mesh.vertices.len() as u16;
+    for i in 0..LOOP {
+        let along = (point((i + 1) % LOOP) - point((i + LOOP - 1) % LOOP)).normalize_or_zero();
+        let out = along.cross(normal).normalize_or_zero();
+        ring(
+            mesh,
+            point(i),
+            out,
+            normal,
+            0.3 * half_width,
+            WIRE_SIDES,
+            colour,
+            eye,
+        );
+    }
+    join_rings(mesh, base, LOOP, WIRE_SIDES, true);
+}
+
+/// Pushes a ring of `sides` vertices around `centre` in the plane of `u`
+/// and `v` (unit, ⊥), lit like a tube's surface.
+#[allow(clippy::too_many_arguments)]
+fn ring(
+    mesh: &mut Mesh,
+    centre: Vec3,
+    u: Vec3,
+    v: Vec3,
+    radius: f32,
+    sides: usize,
+    colour: [f32; 3],
+    eye: Vec3,
+) {
+    let light = LIGHT.normalize();
     for k in 0..sides {
-        let next = (k + 1) % sides;
-        let (a0, a1, b0, b1) = (base + k, base + next, base + sides + k, base + sides + next);
-        mesh.indices.extend([a0, a1, b1, a0, b1, b0]);
+        let t = k as f32 / sides as f32 * std::f32::consts::TAU;
+        let n = u * t.cos() + v * t.sin();
+        let p = centre + n * radius;
+        let view = (eye - p).normalize_or_zero();
+        let diffuse = n.dot(light).max(0.0);
+        let rim = (1.0 - n.dot(view).abs()).powi(3);
+        let shade = 0.35 + 0.65 * diffuse + 0.35 * rim;
+        let c = |x: f32| ((x * shade).clamp(0.0, 1.0) * 255.0) as u8;
+        mesh.vertices.push(Vertex {
+            position: p,
+            uv: Vec2::ZERO,
+            color: [c(colour[0]), c(colour[1]), c(colour[2]), 255],
+            normal: Vec4::ZERO,
+        });
+    }
+}
+
+/// Joins `rings` consecutive rings of `sides` vertices from `base` with
+/// quads (the last back to the first when `closed`).
+fn join_rings(mesh: &mut Mesh, base: u16, rings: usize, sides: usize, closed: bool) {
+    let (sides16, last) = (sides as u16, if closed { rings } else { rings - 1 });
+    for r in 0..last {
+        let (this, next) = (
+            base + (r * sides) as u16,
+            base + (((r + 1) % rings) * sides) as u16,
+        );
+        for k in 0..sides16 {
+            let k1 = (k + 1) % sides16;
+            mesh.indices.extend([
+                this + k,
+                this + k1,
+                next + k1,
+                this + k,
+                next + k1,
+                next + k,
+            ]);
+        }
     }
 }
