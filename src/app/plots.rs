@@ -226,7 +226,7 @@ type Layer = (&'static str, fn(&EnergyBooks) -> f64, egui::Color32);
 impl History {
     /// The energy books stacked: gravitational (above its lowest value in
     /// view), kinetic, elastic, then what drag, damping and friction took
-    /// out. An
+    /// out; layers that are zero throughout the view are left out. An
     /// exact integrator keeps the top flat; its fall is the method's own
     /// loss (and what contacts took).
     fn stacked_books(&self, ui: &mut egui::Ui) {
@@ -279,6 +279,12 @@ impl History {
                 // Top layer first, each filled down to the floor, so the
                 // lower ones paint over them: stacked areas.
                 for top in (0..layers.len()).rev() {
+                    // A layer that is zero throughout (no damping, PBD's
+                    // elastic energy) would paint the one below it again:
+                    // every fill costs under software rendering.
+                    if self.books.iter().all(|(_, b)| (layers[top].1)(b) == 0.0) {
+                        continue;
+                    }
                     // One sample per bucket (the last), the same for every
                     // layer so that they stack.
                     let points: PlotPoints = buckets(self.books.len())
