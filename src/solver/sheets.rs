@@ -18,7 +18,8 @@
 //! (n the unit normal, s the side) with the normal taken as fixed.
 //!
 //! How the work is split, for the same bits at any thread count: thread 0
-//! sorts the triangles into a spatial hash by centroid; every thread finds,
+//! sorts each body's triangles into a spatial hash of its own by centroid
+//! (so a cloth's particles never scan their own cloth's triangles); every thread finds,
 //! for its share of the particles, the deepest triangle each one touches and
 //! its own move; thread 0 then adds up the triangles' corners' moves in
 //! particle order; each particle's owner applies its own move and the mean
@@ -42,8 +43,6 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) struct Sheets {
     /// World particles of every triangle.
     tri: Vec<[u32; 3]>,
-    /// Body of each triangle.
-    tri_body: Vec<u32>,
     /// World index of each particle tested ("probe").
     pub probe: Vec<u32>,
     /// Body of each probe.
@@ -58,13 +57,9 @@ pub(crate) struct Sheets {
     partners: Vec<u32>,
     /// The largest contact distance, probe radius + triangle corner radius (m).
     reach: f32,
-    /// This substep's largest distance from a centroid to a corner, plus
-    /// `reach` (m): how far from a particle a touching triangle's
-    /// centroid can be.
-    need: f32,
-    /// Triangles by their centroids' cells; the cell edge is grown as
-    /// needed (see [`Sheets::build`]).
-    grid: Grid,
+    /// One per body with triangles: its triangles by their centroids'
+    /// cells, so a particle never scans its own body's triangles.
+    sheets: Vec<Sheet>,
     /// Per probe: its move this substep (m).
     pub push: Vec<Vec3>,
     /// Per probe: the triangle it touches, or [`NONE`].
@@ -74,6 +69,21 @@ pub(crate) struct Sheets {
     /// Per world particle: the sum of its moves as a corner (xyz) and their
     /// number (w); zero outside the contact phase.
     pub gathered: Vec<Vec4>,
+}
+
+/// One body's triangles in a spatial hash.
+#[derive(Clone, Debug)]
+struct Sheet {
+    body: u32,
+    /// Its triangles: `tri[first..first + grid items]`.
+    first: usize,
+    count: usize,
+    /// Cell edge grown as needed (see [`Sheets::build`]).
+    grid: Grid,
+    /// This substep's largest distance from a centroid to a corner, plus
+    /// the contact distance (m): how far from a particle a touching
+    /// triangle's centroid can be.
+    need: f32,
 }
 
 /// One particle against one triangle.
@@ -149,17 +159,27 @@ impl Sheets {
         radius: &[f32],
     ) {
         let particles = radius.len();
-        (self.tri, self.tri_body) = triangles.into_iter().unzip();
+        let bodies: Vec<u32>;
+        (self.tri, bodies) = triangles.into_iter().unzip();
+        // Triangles come body by body: one sheet per run.
+        self.sheets.clear();
+        for (k, &body) in bodies.iter().enumerate() {
+            match self.sheets.last_mut() {
+                Some(s) if s.body == body => s.count += 1,
+                _ => self.sheets.push(Sheet {
+                    body,
+                    first: k,
+                    count: 1,
+                    grid: Grid::default(),
+                    need: 0.0,
+                }),
+            }
+        }
         // Only particles that another body's triangles could touch (a
         // cloth alone with ropes tests the ropes' particles only).
-        let sheet_bodies: Vec<u32> = {
-            let mut b = self.tri_body.clone();
-            b.dedup();
-            b
-        };
         (self.probe, self.probe_body) = probes
             .into_iter()
-            .filter(|&(_, body)| sheet_bodies.iter().any(|&s| s != body))
+            .filter(|&(_, body)| self.sheets.iter().any(|s| s.body != body))
             .unzip();
         self.probe_of = vec![NONE; particles];
         for (k, &p) in self.probe.iter().enumerate() {
@@ -182,8 +202,10 @@ impl Sheets {
         };
         self.reach = widest(&mut self.tri.iter().flatten().copied())
             + widest(&mut self.probe.iter().copied());
-        self.grid = Grid::new(self.tri.len());
-        self.grid.cell = 0.0;
+        for s in &mut self.sheets {
+            s.grid = Grid::new(s.count);
+            s.grid.cell = 0.0;
+        }
         self.push = vec![Vec3::ZERO; self.probe.len()];
         self.hit = vec![NONE; self.probe.len()];
         self.corner_push = vec![[Vec3::ZERO; 3]; self.probe.len()];
@@ -195,34 +217,42 @@ impl Sheets {
         !self.tri.is_empty() && !self.probe.is_empty()
     }
 
-    /// Sorts the triangles into the hash by their centroids at positions
-    /// `x` (one thread). The cell must be at least the largest distance
-    /// from a centroid to its corners plus the largest contact distance,
-    /// so that a particle touching a triangle is within one cell of its
-    /// centroid: it is kept from the last substep and grown (with a second
-    /// pass) when a stretched triangle needs more.
+    /// Sorts each body's triangles into its hash by their centroids at
+    /// positions `x` (one thread). A cell must be at least the largest
+    /// distance from a centroid to its corners plus the largest contact
+    /// distance, so that a particle touching a triangle is within one cell
+    /// of its centroid: it is kept from the last substep and grown (with a
+    /// second pass) when a stretched triangle needs more.
     pub fn build(&mut self, x: impl Fn(usize) -> Vec3) {
-        let mut need = 0f32;
-        for k in 0..self.tri.len() {
-            let c = self.tri[k].map(|i| x(i as usize));
-            let mid = (c[0] + c[1] + c[2]) / 3.0;
-            let far = c
-                .iter()
-                .map(|p| p.distance_squared(mid))
-                .fold(0f32, f32::max);
-            need = need.max(far);
-            self.grid.place(k, mid);
-        }
-        let need = need.sqrt() + self.reach;
-        self.need = need;
-        if need > self.grid.cell || !self.grid.cell.is_finite() {
-            self.grid.cell = if need.is_finite() { 1.25 * need } else { 1.0 };
-            for k in 0..self.tri.len() {
-                let c = self.tri[k].map(|i| x(i as usize));
-                self.grid.place(k, (c[0] + c[1] + c[2]) / 3.0);
+        let centroid = |t: [u32; 3]| {
+            let c = t.map(|i| x(i as usize));
+            ((c[0] + c[1] + c[2]) / 3.0, c)
+        };
+        for s in &mut self.sheets {
+            let tri = &self.tri[s.first..s.first + s.count];
+            let mut need = 0f32;
+            for (k, &t) in tri.iter().enumerate() {
+                let (mid, c) = centroid(t);
+                let far = c
+                    .iter()
+                    .map(|p| p.distance_squared(mid))
+                    .fold(0f32, f32::max);
+                need = need.max(far);
+                s.grid.place(k, mid);
             }
+            s.need = need.sqrt() + self.reach;
+            if s.need > s.grid.cell || !s.grid.cell.is_finite() {
+                s.grid.cell = if s.need.is_finite() {
+                    1.25 * s.need
+                } else {
+                    1.0
+                };
+                for (k, &t) in tri.iter().enumerate() {
+                    s.grid.place(k, centroid(t).0);
+                }
+            }
+            s.grid.sort();
         }
-        self.grid.sort();
     }
 
     /// The deepest contact of probe `k` with another body's triangle: its
@@ -238,66 +268,66 @@ impl Sheets {
     ) -> Option<(u32, Touch)> {
         let p = self.probe[k] as usize;
         let (from, to) = (prev(p), x(p));
-        // The cells of centroids within `need` of the path (2 a side
-        // for a short path); around its end only, for a path longer than
-        // 4 cells (which no contact distance makes likely).
-        let (lo, hi, end) = (
-            self.grid.cell_at(from.min(to) - self.need),
-            self.grid.cell_at(from.max(to) + self.need),
-            self.grid.cell_at(to),
-        );
-        let span = |a: usize| {
-            if hi[a] - lo[a] <= 4 {
-                lo[a]..=hi[a]
-            } else {
-                end[a] - 2..=end[a] + 2
-            }
-        };
         let partners =
             &self.partners[self.partner_start[k] as usize..self.partner_start[k + 1] as usize];
         let mut best: Option<(u32, Touch)> = None;
-        for cx in span(0) {
-            for cy in span(1) {
-                for cz in span(2) {
-                    for t in self.grid.in_cell([cx, cy, cz]) {
-                        if self.tri_body[t] == self.probe_body[k] {
-                            continue;
-                        }
-                        if self.tri[t].iter().any(|i| partners.contains(i)) {
-                            continue;
-                        }
-                        let ids = self.tri[t].map(|i| i as usize);
-                        let (was, now) = (ids.map(&prev), ids.map(&x));
-                        let thick = ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0;
-                        let reach = radius[p] + thick;
-                        // The path's box against the box of the triangle
-                        // then and now, grown by the contact distance.
-                        let lo = was
-                            .iter()
-                            .chain(&now)
-                            .fold(Vec3::INFINITY, |m, &v| m.min(v));
-                        let hi = was
-                            .iter()
-                            .chain(&now)
-                            .fold(Vec3::NEG_INFINITY, |m, &v| m.max(v));
-                        if (from.min(to) - reach).cmpgt(hi).any()
-                            || (from.max(to) + reach).cmplt(lo).any()
-                        {
-                            continue;
-                        }
-                        let Some(c) = touch(
-                            from,
-                            to,
-                            was,
-                            now,
-                            reach,
-                            inv_mass[p],
-                            ids.map(|i| inv_mass[i]),
-                        ) else {
-                            continue;
-                        };
-                        if best.as_ref().is_none_or(|b| c.depth > b.1.depth) {
-                            best = Some((t as u32, c));
+        for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
+            // The cells of centroids within `need` of the path (2 a side
+            // for a short path); around its end only, for a path longer
+            // than 4 cells (which no contact distance makes likely).
+            let (lo, hi, end) = (
+                s.grid.cell_at(from.min(to) - s.need),
+                s.grid.cell_at(from.max(to) + s.need),
+                s.grid.cell_at(to),
+            );
+            let span = |a: usize| {
+                if hi[a] - lo[a] <= 4 {
+                    lo[a]..=hi[a]
+                } else {
+                    end[a] - 2..=end[a] + 2
+                }
+            };
+            for cx in span(0) {
+                for cy in span(1) {
+                    for cz in span(2) {
+                        for t in s.grid.in_cell([cx, cy, cz]) {
+                            let t = s.first + t;
+                            if self.tri[t].iter().any(|i| partners.contains(i)) {
+                                continue;
+                            }
+                            let ids = self.tri[t].map(|i| i as usize);
+                            let (was, now) = (ids.map(&prev), ids.map(&x));
+                            let thick = ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0;
+                            let reach = radius[p] + thick;
+                            // The path's box against the box of the triangle
+                            // then and now, grown by the contact distance.
+                            let lo = was
+                                .iter()
+                                .chain(&now)
+                                .fold(Vec3::INFINITY, |m, &v| m.min(v));
+                            let hi = was
+                                .iter()
+                                .chain(&now)
+                                .fold(Vec3::NEG_INFINITY, |m, &v| m.max(v));
+                            if (from.min(to) - reach).cmpgt(hi).any()
+                                || (from.max(to) + reach).cmplt(lo).any()
+                            {
+                                continue;
+                            }
+                            let Some(c) = touch(
+                                from,
+                                to,
+                                was,
+                                now,
+                                reach,
+                                inv_mass[p],
+                                ids.map(|i| inv_mass[i]),
+                            ) else {
+                                continue;
+                            };
+                            if best.as_ref().is_none_or(|b| c.depth > b.1.depth) {
+                                best = Some((t as u32, c));
+                            }
                         }
                     }
                 }
