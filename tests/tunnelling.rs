@@ -174,3 +174,49 @@ fn a_rope_tied_to_a_cloth_is_not_pushed_off_its_knot_by_the_cloth() {
     // passes; a triangle pushing the knot 2 cm (r + r_t) apart would show.
     assert!(gap < 1e-3, "{gap}");
 }
+
+/// A short 5 mm rope (6 cm) dropped 0.3 m onto the middle of the hammock
+/// of [`rope_over_hammock`], whose middle particle has lost every link when
+/// `torn`; where the rope's lowest particle is after 1 s (m).
+fn short_rope_onto_middle(torn: bool) -> f32 {
+    let mut w = world(
+        "Scene(solver: (substeps: 20, body_collisions: true),
+               bodies: [
+                 Cloth(origin: (-0.5, 1.0, -0.5), size: (1.0, 1.0), resolution: (11, 11),
+                       orientation: Horizontal, mass: 0.5, stretch_compliance: 0.0,
+                       radius: 0.005, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)]),
+                 Rope(start: (-0.03, 1.3, 0.0), end: (0.03, 1.3, 0.0), segments: 2,
+                      mass: 0.01, radius: 0.005),
+               ],
+               colliders: [Ground()])",
+    );
+    let middle = 60; // row 5, column 5: (0, 1, 0)
+    if torn {
+        let pairs: Vec<(usize, usize)> = (w.constraints.iter())
+            .filter(|l| l.a == middle || l.b == middle)
+            .map(|l| (l.a, l.b))
+            .collect();
+        for (a, b) in pairs {
+            assert!(w.constraints.break_link(a, b));
+        }
+    }
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    w.bodies()[1]
+        .range()
+        .map(|i| w.particles.pos[i].y)
+        .fold(f32::INFINITY, f32::min)
+}
+
+#[test]
+fn a_rope_falls_through_a_hole_torn_in_a_cloth() {
+    // The six triangles around the middle particle lose their links: they
+    // must stop holding the rope up (their particles are still there, so
+    // without this they would catch it like an unbroken sheet).
+    let (whole, torn) = (short_rope_onto_middle(false), short_rope_onto_middle(true));
+    println!("rope's lowest particle after 1 s: {whole:.3} m on the whole cloth, {torn:.3} m torn");
+    assert!(whole > 0.9, "{whole}");
+    assert!(torn < 0.5, "{torn}");
+}

@@ -43,6 +43,16 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) struct Sheets {
     /// World particles of every triangle.
     tri: Vec<[u32; 3]>,
+    /// Per triangle: false once a link between two of its corners broke
+    /// (a tear): it no longer holds anything up.
+    alive: Vec<bool>,
+    /// Per world particle: where its triangles start in `around` (one
+    /// past the end last).
+    around_start: Vec<u32>,
+    /// The triangles around each particle.
+    around: Vec<u32>,
+    /// How many of the links' broken pairs have been applied to `alive`.
+    broken_seen: usize,
     /// World index of each particle tested ("probe").
     pub probe: Vec<u32>,
     /// Body of each probe.
@@ -206,10 +216,47 @@ impl Sheets {
             s.grid = Grid::new(s.count);
             s.grid.cell = 0.0;
         }
+        self.alive = vec![true; self.tri.len()];
+        self.around_start = vec![0; particles + 1];
+        for &i in self.tri.iter().flatten() {
+            self.around_start[i as usize + 1] += 1;
+        }
+        for i in 0..particles {
+            self.around_start[i + 1] += self.around_start[i];
+        }
+        self.around = vec![0; 3 * self.tri.len()];
+        let mut next = self.around_start.clone();
+        for (t, corners) in self.tri.iter().enumerate() {
+            for &i in corners {
+                self.around[next[i as usize] as usize] = t as u32;
+                next[i as usize] += 1;
+            }
+        }
+        self.broken_seen = 0;
         self.push = vec![Vec3::ZERO; self.probe.len()];
         self.hit = vec![NONE; self.probe.len()];
         self.corner_push = vec![[Vec3::ZERO; 3]; self.probe.len()];
         self.gathered = vec![Vec4::ZERO; particles];
+    }
+
+    /// Takes the triangles out whose corners lost a link since the last
+    /// call: `broken` is every pair of particles whose link broke, in order
+    /// (`DistanceConstraints::broken`). Allocates nothing.
+    pub fn forget_torn(&mut self, broken: &[(u32, u32)]) {
+        if self.tri.is_empty() {
+            return;
+        }
+        for &(a, b) in &broken[self.broken_seen.min(broken.len())..] {
+            let Some(range) = self.around_start.get(a as usize..a as usize + 2) else {
+                continue;
+            };
+            for &t in &self.around[range[0] as usize..range[1] as usize] {
+                if self.tri[t as usize].contains(&b) {
+                    self.alive[t as usize] = false;
+                }
+            }
+        }
+        self.broken_seen = broken.len();
     }
 
     /// Whether there is anything to test.
@@ -292,7 +339,7 @@ impl Sheets {
                     for cz in span(2) {
                         for t in s.grid.in_cell([cx, cy, cz]) {
                             let t = s.first + t;
-                            if self.tri[t].iter().any(|i| partners.contains(i)) {
+                            if !self.alive[t] || self.tri[t].iter().any(|i| partners.contains(i)) {
                                 continue;
                             }
                             let ids = self.tri[t].map(|i| i as usize);

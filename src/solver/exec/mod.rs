@@ -49,6 +49,7 @@ pub(crate) fn step_frame(world: &mut World) {
     }
     world.contacts.fit(world.particles.len());
     world.sheets.fit(world.particles.len());
+    world.sheets.forget_torn(world.constraints.broken());
     world.aero.fit(world.particles.len());
     let p = &mut world.particles;
     let max_force = world.hand.max_force;
