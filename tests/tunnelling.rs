@@ -220,3 +220,41 @@ fn a_rope_falls_through_a_hole_torn_in_a_cloth() {
     assert!(whole > 0.9, "{whole}");
     assert!(torn < 0.5, "{torn}");
 }
+
+#[test]
+fn a_rope_pushed_along_a_cloth_stops_by_friction() {
+    // The short rope of `short_rope_onto_middle` resting on the whole
+    // hammock, pushed along it at 1 m/s: friction with the sheet (μ = 0.4)
+    // stops it after about v²/(2μg) = 0.127 m; without it, it would slide
+    // on toward the corners.
+    let mut w = world(
+        "Scene(solver: (substeps: 20, body_collisions: true, air_drag: 0.0),
+               bodies: [
+                 Cloth(origin: (-0.5, 1.0, -0.5), size: (1.0, 1.0), resolution: (11, 11),
+                       orientation: Horizontal, mass: 2.0, stretch_compliance: 0.0,
+                       radius: 0.005, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1), (5, 0), (5, -1), (0, 5), (-1, 5)]),
+                 Rope(start: (-0.03, 1.02, 0.0), end: (0.03, 1.02, 0.0), segments: 2,
+                      mass: 0.01, radius: 0.005),
+               ])",
+    );
+    for _ in 0..60 {
+        w.step(); // settle into the sag
+    }
+    let rope = w.bodies()[1].range();
+    for i in rope.clone() {
+        w.particles.vel[i] = glam::Vec3::new(1.0, 0.0, 0.0);
+    }
+    let start = w.particles.pos[rope.start].x;
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    let slid = w.particles.pos[rope.start].x - start;
+    // Along the push: the sheet itself still bounces up and down a little.
+    let speed = w.particles.vel[rope.start].x.abs();
+    println!("slid {slid:.3} m in 1 s (v²/2μg = 0.127 m), speed along the push now {speed:.3} m/s");
+    // 0.2 m: the sheet sags and gives under the rope, so it is not a
+    // flat floor; without friction the rope slides past 0.4 m.
+    assert!(slid > 0.05 && slid < 0.2, "{slid}");
+    assert!(speed < 0.05, "{speed}");
+}

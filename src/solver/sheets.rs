@@ -15,7 +15,10 @@
 //!   C = s·n·(x_p − x_a) − (r + r_t) ≥ 0,  ∇_p C = s·n,  ∇_{a,b,c} C = −s·n·(u, v, w),
 //!   Δλ = −C / (w_p + u²w_a + v²w_b + w²w_c),
 //!
-//! (n the unit normal, s the side) with the normal taken as fixed.
+//! (n the unit normal, s the side) with the normal taken as fixed. Friction
+//! acts as on the colliders: the particle's motion along the sheet relative
+//! to the triangle's point under it is removed up to μ × the normal
+//! correction ([`FRICTION`] = 0.4), with the same weights.
 //!
 //! How the work is split, for the same bits at any thread count: thread 0
 //! sorts each body's triangles into a spatial hash of its own by centroid
@@ -34,6 +37,9 @@ use super::grid::Grid;
 /// How far outside a triangle (in barycentric units) a projection still
 /// counts as inside.
 pub const EDGE_SLACK: f32 = 0.05;
+
+/// Coulomb friction coefficient μ between a particle and a sheet.
+pub const FRICTION: f32 = 0.4;
 
 /// No triangle.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -149,7 +155,19 @@ pub(crate) fn touch(
     if denom <= 0.0 || !denom.is_finite() {
         return None;
     }
-    let dir = n * (side * depth / denom);
+    // Coulomb friction in position form, as on the colliders: the
+    // particle's motion relative to the triangle's point under it, along
+    // the sheet, is removed up to μ × the normal correction.
+    let under = |x: [Vec3; 3]| x[0] * b[0] + x[1] * b[1] + x[2] * b[2];
+    let slid = (to - from) - (under(now) - under(was));
+    let slid = slid - n * n.dot(slid);
+    let (length, grip) = (slid.length(), FRICTION * depth);
+    let held = if length <= grip {
+        slid
+    } else {
+        slid * (grip / length)
+    };
+    let dir = (n * (side * depth) - held) / denom;
     Some(Touch {
         depth,
         push: dir * wp,
