@@ -30,7 +30,7 @@ impl World {
     }
 
     /// Gives cloth body `body` drag and lift coefficients (C_d, C_l ≥ 0)
-    /// on each of its triangles (see [`Aero`]). False for a body that is
+    /// on each of its triangles (see [`Aero`](super::aero::Aero)). False for a body that is
     /// not a cloth.
     pub fn set_aero(&mut self, body: usize, drag: f32, lift: f32) -> bool {
         let b = &self.bodies[body];

@@ -49,6 +49,7 @@ mod lcg;
 pub mod limits;
 mod measure;
 mod particles;
+mod point_triangle;
 mod quads;
 mod sheets;
 mod tether;

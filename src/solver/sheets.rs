@@ -6,7 +6,7 @@
 //! A particle p of radius r and a triangle (a, b, c) whose particles have
 //! mean radius r_t touch when p is within r + r_t of the triangle's plane,
 //! on the side p started the substep on, and p's projection falls inside
-//! the triangle (barycentric u, v, w ≥ −[`EDGE_SLACK`], so a rope on the
+//! the triangle (barycentric u, v, w ≥ −[`EDGE_SLACK`](super::point_triangle::EDGE_SLACK), so a rope on the
 //! seam between two triangles does not fall through it). The side is taken
 //! from the positions at the start of the substep, so a fast particle that
 //! crossed the sheet within one substep is caught too (swept, like the
@@ -18,7 +18,7 @@
 //! (n the unit normal, s the side) with the normal taken as fixed. Friction
 //! acts as on the colliders: the particle's motion along the sheet relative
 //! to the triangle's point under it is removed up to μ × the normal
-//! correction ([`FRICTION`] = 0.4), with the same weights.
+//! correction ([`FRICTION`](super::point_triangle::FRICTION) = 0.4), with the same weights.
 //!
 //! How the work is split, for the same bits at any thread count: thread 0
 //! sorts each body's triangles into a spatial hash of its own by centroid
@@ -33,13 +33,7 @@
 use glam::{Vec3, Vec4};
 
 use super::grid::Grid;
-
-/// How far outside a triangle (in barycentric units) a projection still
-/// counts as inside.
-pub const EDGE_SLACK: f32 = 0.05;
-
-/// Coulomb friction coefficient μ between a particle and a sheet.
-pub const FRICTION: f32 = 0.4;
+use super::point_triangle::{Touch, touch};
 
 /// No triangle.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -102,79 +96,6 @@ struct Sheet {
     need: f32,
 }
 
-/// One particle against one triangle.
-pub(crate) struct Touch {
-    /// How far the particle is inside the contact distance (m).
-    pub depth: f32,
-    /// The particle's move.
-    pub push: Vec3,
-    /// The corners' moves.
-    pub corners: [Vec3; 3],
-}
-
-/// Barycentric coordinates of `q`'s projection on triangle `t` (None for a
-/// degenerate triangle).
-fn barycentric(q: Vec3, t: [Vec3; 3]) -> Option<[f32; 3]> {
-    let (e0, e1, d) = (t[1] - t[0], t[2] - t[0], q - t[0]);
-    let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
-    let (d20, d21) = (d.dot(e0), d.dot(e1));
-    let det = d00 * d11 - d01 * d01;
-    if det <= 1e-12 * d00 * d11 || !det.is_finite() {
-        return None;
-    }
-    let v = (d11 * d20 - d01 * d21) / det;
-    let w = (d00 * d21 - d01 * d20) / det;
-    Some([1.0 - v - w, v, w])
-}
-
-/// The contact of a particle that moved `from` → `to` with a triangle that
-/// moved `was` → `now` (see the module doc); `reach` = r + r_t, `wp` and
-/// `wt` the inverse masses.
-pub(crate) fn touch(
-    from: Vec3,
-    to: Vec3,
-    was: [Vec3; 3],
-    now: [Vec3; 3],
-    reach: f32,
-    wp: f32,
-    wt: [f32; 3],
-) -> Option<Touch> {
-    let n = (now[1] - now[0]).cross(now[2] - now[0]).try_normalize()?;
-    let n0 = (was[1] - was[0]).cross(was[2] - was[0]).try_normalize()?;
-    let (d0, d1) = ((from - was[0]).dot(n0), (to - now[0]).dot(n));
-    let side = if d0 != 0.0 { d0.signum() } else { d1.signum() };
-    let depth = reach - side * d1;
-    if depth <= 0.0 {
-        return None;
-    }
-    let b = barycentric(to, now)?;
-    if b.iter().any(|&x| x < -EDGE_SLACK) {
-        return None;
-    }
-    let denom = wp + b[0] * b[0] * wt[0] + b[1] * b[1] * wt[1] + b[2] * b[2] * wt[2];
-    if denom <= 0.0 || !denom.is_finite() {
-        return None;
-    }
-    // Coulomb friction in position form, as on the colliders: the
-    // particle's motion relative to the triangle's point under it, along
-    // the sheet, is removed up to μ × the normal correction.
-    let under = |x: [Vec3; 3]| x[0] * b[0] + x[1] * b[1] + x[2] * b[2];
-    let slid = (to - from) - (under(now) - under(was));
-    let slid = slid - n * n.dot(slid);
-    let (length, grip) = (slid.length(), FRICTION * depth);
-    let held = if length <= grip {
-        slid
-    } else {
-        slid * (grip / length)
-    };
-    let dir = (n * (side * depth) - held) / denom;
-    Some(Touch {
-        depth,
-        push: dir * wp,
-        corners: [0, 1, 2].map(|k| -dir * (b[k] * wt[k])),
-    })
-}
-
 impl Sheets {
     /// Sets the triangles (world particles, with their bodies), the
     /// probes (world particles, with their bodies) and the joined pairs of
@@ -217,10 +138,10 @@ impl Sheets {
         self.partners.clear();
         for &p in &self.probe {
             for &(a, b) in joined {
-                match p {
-                    _ if p == a => self.partners.push(b),
-                    _ if p == b => self.partners.push(a),
-                    _ => {}
+                if p == a {
+                    self.partners.push(b);
+                } else if p == b {
+                    self.partners.push(a);
                 }
             }
             self.partner_start.push(self.partners.len() as u32);
@@ -413,63 +334,5 @@ impl Sheets {
             self.probe_of.resize(particles, NONE);
             self.gathered.resize(particles, Vec4::ZERO);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const FLAT: [Vec3; 3] = [
-        Vec3::new(0.0, 0.0, 0.0),
-        Vec3::new(1.0, 0.0, 0.0),
-        Vec3::new(0.0, 0.0, 1.0),
-    ];
-
-    #[test]
-    fn a_particle_that_crossed_a_triangle_is_put_back_on_its_side() {
-        let from = Vec3::new(0.2, 0.05, 0.2);
-        let to = Vec3::new(0.2, -0.03, 0.2);
-        let c = touch(from, to, FLAT, FLAT, 0.01, 1.0, [0.0; 3]).expect("a contact");
-        // Fixed corners: the particle alone moves, to 0.01 above.
-        assert!((to + c.push - Vec3::new(0.2, 0.01, 0.2)).length() < 1e-6);
-        assert!(c.corners.iter().all(|m| *m == Vec3::ZERO));
-    }
-
-    #[test]
-    fn the_moves_conserve_momentum_and_close_the_gap() {
-        let to = Vec3::new(0.25, 0.004, 0.5);
-        let (wp, wt) = (2.0, [1.0, 0.5, 4.0]);
-        let c = touch(to + Vec3::Y, to, FLAT, FLAT, 0.01, wp, wt).expect("a contact");
-        let momentum =
-            c.push / wp + c.corners[0] / wt[0] + c.corners[1] / wt[1] + c.corners[2] / wt[2];
-        assert!(momentum.length() < 1e-6, "{momentum}");
-        // After the moves the particle is 0.01 above the moved triangle at
-        // its barycentric point (0.25, 0.25, 0.5).
-        let b = [0.25, 0.25, 0.5];
-        let under: Vec3 = (0..3).map(|k| (FLAT[k] + c.corners[k]) * b[k]).sum();
-        assert!(((to + c.push - under).y - 0.01).abs() < 1e-6);
-    }
-
-    #[test]
-    fn no_contact_beside_the_triangle_or_clear_of_it() {
-        let far_side = Vec3::new(0.9, 0.0, 0.9); // u = −0.8
-        assert!(
-            touch(
-                far_side + Vec3::Y,
-                far_side,
-                FLAT,
-                FLAT,
-                0.01,
-                1.0,
-                [1.0; 3]
-            )
-            .is_none()
-        );
-        let clear = Vec3::new(0.2, 0.02, 0.2);
-        assert!(touch(clear, clear, FLAT, FLAT, 0.01, 1.0, [1.0; 3]).is_none());
-        // A degenerate triangle never touches.
-        let line = [Vec3::ZERO, Vec3::X, Vec3::X * 2.0];
-        assert!(touch(Vec3::Y, Vec3::ZERO, line, line, 0.01, 1.0, [1.0; 3]).is_none());
     }
 }

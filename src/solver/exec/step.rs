@@ -33,7 +33,7 @@ pub(crate) struct RawParticles {
     pub inv_mass: *const f32,
     pub radius: *const f32,
     pub hold: *const u8,
-    /// Per particle: energy taken out by drag and damping (J).
+    /// Per particle: energy taken out by drag, damping and friction (J).
     pub lost: *mut Losses,
     pub len: usize,
 }
