@@ -60,22 +60,36 @@ fn a_cloth_falling_twenty_metres_lands_on_a_2_mm_slab() {
     assert!(lowest > 0.304 - 1e-3, "{lowest}");
 }
 
-/// A 5 mm rope dropped from `height` m above a hammock pinned at its
-/// corners whose particles are 10 cm apart and 5 mm in radius: the rope
-/// fits between them many times over.
-fn rope_over_hammock(height: f32, body_collisions: bool) -> World {
+/// A 1 m square hammock of 10 cm cells pinned at its corners (cloth
+/// particles `cloth_radius` m) with `rope` above or under it (a body
+/// definition) and `rest` (more scene fields), on the ground.
+fn hammock(body_collisions: bool, cloth_radius: f32, rope: &str, rest: &str) -> World {
     world(&format!(
         "Scene(solver: (substeps: 20, body_collisions: {body_collisions}),
                bodies: [
                  Cloth(origin: (-0.5, 1.0, -0.5), size: (1.0, 1.0), resolution: (11, 11),
                        orientation: Horizontal, mass: 0.5, stretch_compliance: 0.0,
-                       radius: 0.005, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)]),
-                 Rope(start: (-0.3, {y}, 0.03), end: (0.3, {y}, -0.03), segments: 30,
-                      mass: 0.1, radius: 0.005),
+                       radius: {cloth_radius}, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)]),
+                 {rope},
                ],
-               colliders: [Ground()])",
-        y = 1.0 + height
+               colliders: [Ground()],
+               {rest})"
     ))
+}
+
+/// A 5 mm rope dropped from `height` m above a hammock pinned at its
+/// corners whose particles are 10 cm apart and 5 mm in radius: the rope
+/// fits between them many times over.
+fn rope_over_hammock(height: f32, body_collisions: bool) -> World {
+    let y = 1.0 + height;
+    hammock(
+        body_collisions,
+        0.005,
+        &format!(
+            "Rope(start: (-0.3, {y}, 0.03), end: (0.3, {y}, -0.03), segments: 30, mass: 0.1, radius: 0.005)"
+        ),
+        "",
+    )
 }
 
 /// The lowest rope particle's height above the cloth directly under it
@@ -140,16 +154,11 @@ fn a_rope_thinner_than_a_cloths_grid_spacing_lies_on_the_cloth_not_through_it() 
 /// (its top particle on the cloth's middle particle), for 2 s; the join's
 /// largest length (m) in the last second.
 fn rope_tied_under_hammock() -> f32 {
-    let mut w = world(
-        "Scene(solver: (substeps: 20, body_collisions: true),
-               bodies: [
-                 Cloth(origin: (-0.5, 1.0, -0.5), size: (1.0, 1.0), resolution: (11, 11),
-                       orientation: Horizontal, mass: 0.5, stretch_compliance: 0.0,
-                       radius: 0.01, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)]),
-                 Rope(start: (0.0, 1.0, 0.0), end: (0.0, 0.4, 0.0), segments: 12,
-                      mass: 0.2, radius: 0.01, compliance: 0.0),
-               ],
-               joins: [(a: (0, 60), b: (1, 0), compliance: 0.0)])",
+    let mut w = hammock(
+        true,
+        0.01,
+        "Rope(start: (0.0, 1.0, 0.0), end: (0.0, 0.4, 0.0), segments: 12, mass: 0.2, radius: 0.01, compliance: 0.0)",
+        "joins: [(a: (0, 60), b: (1, 0), compliance: 0.0)]",
     );
     let (knot, top) = (60, 121);
     let mut widest = 0f32;
@@ -179,16 +188,11 @@ fn a_rope_tied_to_a_cloth_is_not_pushed_off_its_knot_by_the_cloth() {
 /// of [`rope_over_hammock`], whose middle particle has lost every link when
 /// `torn`; where the rope's lowest particle is after 1 s (m).
 fn short_rope_onto_middle(torn: bool) -> f32 {
-    let mut w = world(
-        "Scene(solver: (substeps: 20, body_collisions: true),
-               bodies: [
-                 Cloth(origin: (-0.5, 1.0, -0.5), size: (1.0, 1.0), resolution: (11, 11),
-                       orientation: Horizontal, mass: 0.5, stretch_compliance: 0.0,
-                       radius: 0.005, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)]),
-                 Rope(start: (-0.03, 1.3, 0.0), end: (0.03, 1.3, 0.0), segments: 2,
-                      mass: 0.01, radius: 0.005),
-               ],
-               colliders: [Ground()])",
+    let mut w = hammock(
+        true,
+        0.005,
+        "Rope(start: (-0.03, 1.3, 0.0), end: (0.03, 1.3, 0.0), segments: 2, mass: 0.01, radius: 0.005)",
+        "",
     );
     let middle = 60; // row 5, column 5: (0, 1, 0)
     if torn {
