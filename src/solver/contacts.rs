@@ -186,36 +186,29 @@ impl ParticleContacts {
             return push;
         }
         let home = self.grid.cell_of(k);
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    let cell = [home[0] + dx, home[1] + dy, home[2] + dz];
-                    for j in self.grid.in_cell(cell) {
-                        if j == k {
-                            continue;
-                        }
-                        let same_body = self.body[j] == self.body[k];
-                        if (same_body && !self.self_on[k]) || (!same_body && !self.between_bodies) {
-                            continue;
-                        }
-                        let pj = self.particle[j] as usize;
-                        let reach = radius[pk] + radius[pj];
-                        let d = xk - self.pos[j];
-                        let dist2 = d.length_squared();
-                        if dist2 >= reach * reach || dist2 < 1e-18 {
-                            continue;
-                        }
-                        if same_body && self.rest[k].distance_squared(self.rest[j]) <= reach * reach
-                        {
-                            continue; // neighbours in the rest shape
-                        }
-                        let dist = dist2.sqrt();
-                        let share = wk / (wk + inv_mass[pj]);
-                        push += d * ((reach - dist) / dist * share);
-                    }
-                }
+        let around = (home.map(|c| c - 1), home.map(|c| c + 1));
+        self.grid.each_in_cells(around.0, around.1, |j| {
+            if j == k {
+                return;
             }
-        }
+            let same_body = self.body[j] == self.body[k];
+            if (same_body && !self.self_on[k]) || (!same_body && !self.between_bodies) {
+                return;
+            }
+            let pj = self.particle[j] as usize;
+            let reach = radius[pk] + radius[pj];
+            let d = xk - self.pos[j];
+            let dist2 = d.length_squared();
+            if dist2 >= reach * reach || dist2 < 1e-18 {
+                return;
+            }
+            if same_body && self.rest[k].distance_squared(self.rest[j]) <= reach * reach {
+                return; // neighbours in the rest shape
+            }
+            let dist = dist2.sqrt();
+            let share = wk / (wk + inv_mass[pj]);
+            push += d * ((reach - dist) / dist * share);
+        });
         push
     }
 }

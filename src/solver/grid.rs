@@ -79,6 +79,20 @@ impl Grid {
         }
     }
 
+    /// Calls `f` with every item placed in the cells from `lo` to `hi`
+    /// (inclusive, a box), cell by cell (x outermost, z innermost), each
+    /// cell's in item order. (Plain loops: chained `flat_map`s made the
+    /// particle contacts half again slower.)
+    pub fn each_in_cells(&self, lo: [i32; 3], hi: [i32; 3], mut f: impl FnMut(usize)) {
+        for x in lo[0]..=hi[0] {
+            for y in lo[1]..=hi[1] {
+                for z in lo[2]..=hi[2] {
+                    self.in_cell([x, y, z]).for_each(&mut f);
+                }
+            }
+        }
+    }
+
     /// The items placed in cell `c`, in item order.
     pub fn in_cell(&self, c: [i32; 3]) -> impl Iterator<Item = usize> + '_ {
         let h = self.hash(c);

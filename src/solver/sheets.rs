@@ -6,7 +6,7 @@
 //! A particle p of radius r and a triangle (a, b, c) whose particles have
 //! mean radius r_t touch when p is within r + r_t of the triangle's plane,
 //! on the side p started the substep on, and p's projection falls inside
-//! the triangle (barycentric u, v, w ≥ −[`EDGE_SLACK`](super::point_triangle::EDGE_SLACK), so a rope on the
+//! the triangle (barycentric u, v, w ≥ −[`EDGE_SLACK`], so a rope on the
 //! seam between two triangles does not fall through it). The side is taken
 //! from the positions at the start of the substep, so a fast particle that
 //! crossed the sheet within one substep is caught too (swept, like the
@@ -18,17 +18,20 @@
 //! (n the unit normal, s the side) with the normal taken as fixed. Friction
 //! acts as on the colliders: the particle's motion along the sheet relative
 //! to the triangle's point under it is removed up to μ × the normal
-//! correction ([`FRICTION`](super::point_triangle::FRICTION) = 0.4), with the same weights.
+//! correction ([`FRICTION`] = 0.4), with the same weights.
 //!
 //! How the work is split, for the same bits at any thread count: thread 0
 //! sorts each body's triangles into a spatial hash of its own by centroid
-//! (so a cloth's particles never scan their own cloth's triangles); every thread finds,
-//! for its share of the particles, the deepest triangle each one touches and
-//! its own move; thread 0 then adds up the triangles' corners' moves in
-//! particle order; each particle's owner applies its own move and the mean
-//! of the moves it got as a corner (Jacobi). The step (`exec::step`) runs
-//! these phases. All storage is allocated when
+//! (so a cloth's particles never scan their own cloth's triangles); every
+//! thread finds, for its share of the particles, the deepest triangle each
+//! one touches and its own move; thread 0 then adds up the triangles'
+//! corners' moves in particle order; each particle's owner applies its own
+//! move and the mean of the moves it got as a corner (Jacobi). The step
+//! (`exec::step`) runs these phases. All storage is allocated when
 //! collisions between bodies are switched on.
+//!
+//! [`EDGE_SLACK`]: super::point_triangle::EDGE_SLACK
+//! [`FRICTION`]: super::point_triangle::FRICTION
 
 use glam::{Vec3, Vec4};
 
@@ -85,7 +88,7 @@ pub(crate) struct Sheets {
 #[derive(Clone, Debug)]
 struct Sheet {
     body: u32,
-    /// Its triangles: `tri[first..first + grid items]`.
+    /// Its triangles: `tri[first..first + count]`.
     first: usize,
     count: usize,
     /// Cell edge grown as needed (see [`Sheets::build`]).
@@ -266,60 +269,64 @@ impl Sheets {
                 s.grid.cell_at(from.max(to) + s.need),
                 s.grid.cell_at(to),
             );
-            let span = |a: usize| {
-                if hi[a] - lo[a] <= 4 {
-                    lo[a]..=hi[a]
-                } else {
-                    end[a] - 2..=end[a] + 2
+            let short = |a: usize| hi[a] - lo[a] <= 4;
+            let (lo, hi) = (
+                [0, 1, 2].map(|a| if short(a) { lo[a] } else { end[a] - 2 }),
+                [0, 1, 2].map(|a| if short(a) { hi[a] } else { end[a] + 2 }),
+            );
+            s.grid.each_in_cells(lo, hi, |t| {
+                let t = s.first + t;
+                if !self.alive[t] || self.tri[t].iter().any(|i| partners.contains(i)) {
+                    return;
                 }
-            };
-            for cx in span(0) {
-                for cy in span(1) {
-                    for cz in span(2) {
-                        for t in s.grid.in_cell([cx, cy, cz]) {
-                            let t = s.first + t;
-                            if !self.alive[t] || self.tri[t].iter().any(|i| partners.contains(i)) {
-                                continue;
-                            }
-                            let ids = self.tri[t].map(|i| i as usize);
-                            let (was, now) = (ids.map(&prev), ids.map(&x));
-                            let thick = ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0;
-                            let reach = radius[p] + thick;
-                            // The path's box against the box of the triangle
-                            // then and now, grown by the contact distance.
-                            let lo = was
-                                .iter()
-                                .chain(&now)
-                                .fold(Vec3::INFINITY, |m, &v| m.min(v));
-                            let hi = was
-                                .iter()
-                                .chain(&now)
-                                .fold(Vec3::NEG_INFINITY, |m, &v| m.max(v));
-                            if (from.min(to) - reach).cmpgt(hi).any()
-                                || (from.max(to) + reach).cmplt(lo).any()
-                            {
-                                continue;
-                            }
-                            let Some(c) = touch(
-                                from,
-                                to,
-                                was,
-                                now,
-                                reach,
-                                inv_mass[p],
-                                ids.map(|i| inv_mass[i]),
-                            ) else {
-                                continue;
-                            };
-                            if best.as_ref().is_none_or(|b| c.depth > b.1.depth) {
-                                best = Some((t as u32, c));
-                            }
-                        }
-                    }
+                let Some(c) = self.against(t, p, (from, to), (&prev, &x), inv_mass, radius) else {
+                    return;
+                };
+                if best.as_ref().is_none_or(|b| c.depth > b.1.depth) {
+                    best = Some((t as u32, c));
                 }
-            }
+            });
         }
         best
+    }
+
+    /// Particle `p`, which moved `from` → `to` this substep, against
+    /// triangle `t`, with positions at the start of the substep and now
+    /// from `prev` and `x`: a cheap box test, then [`touch`].
+    fn against(
+        &self,
+        t: usize,
+        p: usize,
+        (from, to): (Vec3, Vec3),
+        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
+        inv_mass: &[f32],
+        radius: &[f32],
+    ) -> Option<Touch> {
+        let ids = self.tri[t].map(|i| i as usize);
+        let (was, now) = (ids.map(&prev), ids.map(&x));
+        let reach = radius[p] + ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0;
+        // The path's box against the box of the triangle then and now,
+        // grown by the contact distance.
+        let lo = was
+            .iter()
+            .chain(&now)
+            .fold(Vec3::INFINITY, |m, &v| m.min(v));
+        let hi = was
+            .iter()
+            .chain(&now)
+            .fold(Vec3::NEG_INFINITY, |m, &v| m.max(v));
+        if (from.min(to) - reach).cmpgt(hi).any() || (from.max(to) + reach).cmplt(lo).any() {
+            return None;
+        }
+        touch(
+            from,
+            to,
+            was,
+            now,
+            reach,
+            inv_mass[p],
+            ids.map(|i| inv_mass[i]),
+        )
     }
 
     /// The world particles of triangle `t`.
