@@ -45,6 +45,9 @@ pub fn mirror(from: &World, to: &mut World) {
         (None, None) => {}
     }
     for i in 0..from.particles.len().min(to.particles.len()) {
+        if from.particles.is_spare(i) || to.particles.is_spare(i) {
+            continue; // a copy one lane's tear made and the other's did not
+        }
         let pinned = from.particles.is_pinned(i);
         if to.particles.is_pinned(i) != pinned {
             to.set_pinned(i, pinned);
@@ -52,13 +55,13 @@ pub fn mirror(from: &World, to: &mut World) {
     }
 }
 
-/// The largest distance between corresponding particles of two lanes (m).
+/// The largest distance between corresponding particles of two lanes (m),
+/// copies made by tears in both included.
 pub fn largest_difference(a: &World, b: &World) -> f32 {
-    a.particles
-        .pos
-        .iter()
-        .zip(&b.particles.pos)
-        .map(|(p, q)| p.distance(*q))
+    let (p, q) = (&a.particles, &b.particles);
+    (0..p.len().min(q.len()))
+        .filter(|&i| !p.is_spare(i) && !q.is_spare(i))
+        .map(|i| p.pos[i].distance(q.pos[i]))
         .fold(0.0, f32::max)
 }
 

@@ -162,7 +162,7 @@ pub fn final_line(world: &World) -> String {
 fn sizes(world: &World) -> String {
     format!(
         "particles: {}  constraints: {}  colours: {}  threads: {}",
-        world.particles.len(),
+        world.live_particles(),
         world.constraints.len(),
         world.constraints.colour_count(),
         world.threads()
@@ -221,7 +221,7 @@ pub fn check(paths: &[PathBuf]) -> Result<bool> {
                     "ok: {} ({}: {} particles, {} constraints)",
                     path.display(),
                     scene.name,
-                    world.particles.len(),
+                    world.live_particles(),
                     world.constraints.len()
                 )?;
             }

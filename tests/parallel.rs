@@ -146,10 +146,8 @@ fn colourings_stay_valid_through_tearing_pins_and_new_constraints() {
             "frame {frame}"
         );
     }
-    assert!(
-        w.constraints.len() < before + 50,
-        "the sheet should have torn"
-    );
+    assert!(!w.tears().is_empty(), "the sheet should have torn");
+    assert!(w.constraints.len() != before + 50, "tears change the links");
     assert_sane(&w, 100.0);
     let star = run(star(), 2, 10);
     assert!(star.constraints.colouring_is_valid(star.particles.len()));
@@ -209,7 +207,7 @@ fn a_free_hub_on_more_links_than_colours_sags_as_the_analytic_spring_network() {
 /// physics changes them: run this test with `--nocapture`, check the new
 /// behaviour by the physics tests, and paste the printed hashes here.
 const GOLDEN: [(&str, u64); 4] = [
-    ("tearing.ron", 0x61e91fee8cf88c0c),
+    ("tearing.ron", 0xe9240f3304f0e0e6),
     ("waves.ron", 0x19aa293961d3e99d),
     ("rope_pile.ron", 0x7f14c5ee2f621e0d),
     ("rope_bridge.ron", 0x858e33f6f77d4448),

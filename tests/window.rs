@@ -70,6 +70,23 @@ impl Xvfb {
             panic!("Xvfb did not come up (it wrote {line:?})")
         });
         let display = format!(":{n}");
+        // Seen once in a full run: the window's XOpenDisplay failed right
+        // after the number came. Wait until a client can connect.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !Command::new("xdotool")
+            .arg("getdisplaygeometry")
+            .env("DISPLAY", &display)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            assert!(
+                Instant::now() < deadline,
+                "Xvfb on {display} takes no clients"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
         Some(Self { child, display })
     }
 

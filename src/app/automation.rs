@@ -40,11 +40,12 @@ impl App {
             camera.view = view;
             lanes.push((twin, camera));
         }
-        let total: usize = lanes.iter().map(|(w, _)| w.particles.len()).sum();
+        let total: usize = lanes.iter().map(|(w, _)| w.live_particles()).sum();
         let _ = writeln!(s, "particles {total}");
         for (lane, (world, camera)) in lanes.iter().enumerate() {
             let project = camera.projector();
-            for (i, &p) in world.particles.pos.iter().enumerate() {
+            let pos = world.particles.pos.iter().enumerate();
+            for (i, &p) in pos.filter(|&(i, _)| !world.particles.is_spare(i)) {
                 let sc = project(p).unwrap_or(Vec2::splat(-1.0));
                 let pinned = world.particles.is_pinned(i) as u8;
                 let _ = writeln!(

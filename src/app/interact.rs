@@ -58,6 +58,9 @@ pub fn pick(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<usize> 
     let eye = camera.eye();
     let mut best: Option<(usize, f32, f32)> = None;
     for (i, &p) in world.particles.pos.iter().enumerate() {
+        if world.particles.is_spare(i) {
+            continue;
+        }
         let Some(s) = project(p) else { continue };
         let d = s.distance(cursor);
         let depth = p.distance_squared(eye);

@@ -99,7 +99,7 @@ impl App {
                 format!("{:.2} ms/frame", self.timing.render_ms),
                 "time to build and draw the meshes and panels",
             );
-            row("particles", w.particles.len().to_string(), "");
+            row("particles", w.live_particles().to_string(), "");
             row(
                 "constraints",
                 format!(

@@ -70,8 +70,8 @@ impl Default for Display {
 }
 
 const ROPE: [f32; 3] = [0.85, 0.62, 0.35];
-const CLOTH_FRONT: [f32; 3] = [0.30, 0.55, 0.85];
-const CLOTH_BACK: [f32; 3] = [0.85, 0.45, 0.35];
+pub(super) const CLOTH_FRONT: [f32; 3] = [0.30, 0.55, 0.85];
+pub(super) const CLOTH_BACK: [f32; 3] = [0.85, 0.45, 0.35];
 const PINNED: Color = Color::new(0.9, 0.15, 0.15, 1.0);
 const DRIVEN: Color = Color::new(1.0, 0.6, 0.0, 1.0);
 const HOVER: Color = Color::new(1.0, 1.0, 0.2, 1.0);
@@ -159,6 +159,12 @@ impl Renderer {
         super::tube::rope_frames(&world.particles.pos, ropes, &mut self.frames);
         for (b, body) in world.bodies().iter().enumerate() {
             match body.shape {
+                Shape::Cloth { .. } if body.faces.is_some() => {
+                    self.torn_cloth(world, b, eye, display);
+                    if display.wireframe {
+                        self.links(world, b, eye, 0.3, None);
+                    }
+                }
                 Shape::Cloth { columns, rows } => {
                     self.cloth(world, b, columns, rows, eye, display);
                     if display.wireframe {
@@ -193,6 +199,11 @@ impl Renderer {
             );
         }
         set_default_camera();
+    }
+
+    /// The cloth's weave texture (made on first use).
+    pub(super) fn weave_texture(&mut self) -> Texture2D {
+        self.weave.get_or_insert_with(weave).clone()
     }
 
     pub(super) fn take_mesh(&mut self) -> Mesh {
@@ -284,7 +295,7 @@ impl Renderer {
             }
         }
         let light = super::shadow::LIGHT.normalize();
-        let weave = self.weave.get_or_insert_with(weave).clone();
+        let weave = self.weave_texture();
         let mut mesh = self.take_mesh();
         mesh.texture = Some(weave);
         // Tiles of rows × columns go into the mesh one at a time so a big

@@ -60,6 +60,13 @@ pub fn draw(world: &World, h: f32) {
                 polygon(&mut mesh, &[a, b, c]);
             }
         }
+        if let Some(f) = &body.faces {
+            for (t, _) in f.triangles.iter().zip(&f.dead).filter(|(_, dead)| !**dead) {
+                let [a, b, c] = t.map(|i| onto(pos[i as usize]));
+                polygon(&mut mesh, &[a, b, c]);
+            }
+            continue;
+        }
         if let Shape::Cloth { columns, rows } = body.shape {
             let at = |r: usize, c: usize| onto(pos[body.first + r * columns + c]);
             if 2 * columns > CHUNK {

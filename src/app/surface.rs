@@ -1,11 +1,12 @@
-//! Closed surfaces (balloons, soft solids' skins): smooth-shaded triangles
-//! with per-particle normals, a key light and a rim that separates the
-//! silhouette from the background.
+//! Closed surfaces (balloons, soft solids' skins) and torn cloths:
+//! smooth-shaded triangles with per-particle normals and a key light;
+//! closed ones get a rim that separates the silhouette from the
+//! background, torn cloths the weave and the back tint of whole ones.
 
 use macroquad::prelude::*;
 
-use super::render::{Display, Renderer, flush, rgba, vertex};
-use crate::solver::World;
+use super::render::{CLOTH_BACK, CLOTH_FRONT, Display, Renderer, flush, rgba, vertex};
+use crate::solver::{Shape, World};
 
 /// The colour of closed bodies.
 const SKIN: [f32; 3] = [0.88, 0.32, 0.36];
@@ -50,6 +51,55 @@ impl Renderer {
             mesh.indices.extend([base, base + 1, base + 2]);
         }
         flush(&mut mesh);
+        self.mesh = Some(mesh);
+    }
+
+    /// Draws tearable cloth `b` from its faces, copies made by tears
+    /// included, so a cut shows as a clean edge; a face whose link broke
+    /// without a split is left out.
+    pub(super) fn torn_cloth(&mut self, world: &World, b: usize, eye: Vec3, display: &Display) {
+        let body = &world.bodies()[b];
+        let (Some(f), Shape::Cloth { columns, rows }) = (&body.faces, &body.shape) else {
+            return;
+        };
+        let span = vec2((columns - 1) as f32, (rows - 1) as f32);
+        let pos = &world.particles.pos[body.range()];
+        let local = |i: u32| i as usize - body.first;
+        // Area-weighted normals, front = +z for a vertical cloth as whole ones.
+        self.normals.clear();
+        self.normals.resize(pos.len(), Vec3::ZERO);
+        for t in &f.triangles {
+            let [a, b, c] = t.map(|i| pos[local(i)]);
+            let n = (c - a).cross(b - a);
+            for &i in t {
+                self.normals[local(i)] += n;
+            }
+        }
+        let light = super::shadow::LIGHT.normalize();
+        let weave = self.weave_texture();
+        let mut mesh = self.take_mesh();
+        mesh.texture = Some(weave);
+        for (t, _) in f.triangles.iter().zip(&f.dead).filter(|(_, dead)| !**dead) {
+            Self::flush_if_full(&mut mesh, 3);
+            let base = mesh.vertices.len() as u16;
+            for &i in t {
+                let k = local(i);
+                let n = self.normals[k].normalize_or_zero();
+                let (n, tint) = if n.dot(eye - pos[k]) >= 0.0 {
+                    (n, CLOTH_FRONT)
+                } else {
+                    (-n, CLOTH_BACK)
+                };
+                let shade = 0.35 + 0.65 * n.dot(light).max(0.0);
+                let colour = self.base_colour(i as usize, tint, display.colour);
+                let mut v = vertex(pos[k], rgba(colour, shade));
+                v.uv = f.cell(k).as_vec2() / span;
+                mesh.vertices.push(v);
+            }
+            mesh.indices.extend([base, base + 1, base + 2]);
+        }
+        flush(&mut mesh);
+        mesh.texture = None;
         self.mesh = Some(mesh);
     }
 }

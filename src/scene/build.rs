@@ -5,7 +5,7 @@ use glam::Vec3;
 use super::schema::*;
 use super::validate::resolve_index;
 use crate::solver::{
-    Body, Collider, Driver, LinkKind, QuadKind, Settings, Shape, Tag, World, dihedral_angle,
+    Body, Collider, Driver, Faces, LinkKind, QuadKind, Settings, Shape, Tag, World, dihedral_angle,
 };
 
 impl From<&SolverDef> for Settings {
@@ -59,10 +59,26 @@ pub(crate) fn build(scene: &Scene) -> World {
             BodyDef::SoftBox(s) => super::solid::soft_box(&mut world, i, s),
         };
         let count = world.particles.len() - first;
+        // A tearable cloth keeps one spare slot per particle for the
+        // copies its tears make (see `solver::Faces`).
+        let faces = match (body, &shape) {
+            (BodyDef::Cloth(c), &Shape::Cloth { columns, rows })
+                if c.tear_strain.is_some() || c.tear_force.is_some() =>
+            {
+                let at = world.particles.pos[first];
+                for _ in 0..count {
+                    world.particles.push_spare(at);
+                }
+                Some(Faces::grid(first, columns, rows))
+            }
+            _ => None,
+        };
         world.add_body(Body {
             first,
             count,
             shape,
+            spare: if faces.is_some() { count } else { 0 },
+            faces,
         });
         if let BodyDef::Balloon(b) = body {
             super::solid::gas(&mut world, i, b);
@@ -75,6 +91,7 @@ pub(crate) fn build(scene: &Scene) -> World {
         join(&mut world, scene, j);
     }
     world.constraints.sort_colours();
+    world.reserve_for_splits();
     if scene.solver.body_collisions {
         world.set_body_collisions(true);
     }
@@ -145,6 +162,15 @@ fn restore(world: &mut World, scene: &Scene, state: &StateDef) {
         let removed = world.constraints.break_link(a, b);
         debug_assert!(removed, "validation checks that broken joins exist");
     }
+    // The tears first: a cloth's splits make the copies whose positions follow.
+    for (b, saved) in state.bodies.iter().enumerate() {
+        let first = world.bodies()[b].first;
+        for &(a, z) in &saved.broken {
+            let torn = world.tear_link(first + a, first + z);
+            debug_assert!(torn, "validation replays the tears");
+        }
+    }
+    world.refresh_split();
     world.set_time(state.time);
     for (b, saved) in state.bodies.iter().enumerate() {
         let range = world.bodies()[b].range();
@@ -156,12 +182,6 @@ fn restore(world: &mut World, scene: &Scene, state: &StateDef) {
         }
         for (k, i) in range.clone().enumerate() {
             world.set_particle(i, saved.positions[k].into(), saved.velocities[k].into());
-        }
-        for &(a, b) in &saved.broken {
-            let removed = world
-                .constraints
-                .break_link(range.start + a, range.start + b);
-            debug_assert!(removed, "validation checks that broken links exist");
         }
     }
 }

@@ -128,8 +128,7 @@ impl Scene {
                     .map(|i| i - body.first)
                     .collect(),
                 broken: world
-                    .constraints
-                    .broken()
+                    .tears()
                     .iter()
                     .map(|&(a, b)| (a as usize, b as usize))
                     .filter(|(a, b)| body.range().contains(a) && body.range().contains(b))

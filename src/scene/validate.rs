@@ -451,8 +451,8 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
         );
         return;
     }
-    for (b, (saved, body)) in st.bodies.iter().zip(&scene.bodies).enumerate() {
-        let n = particle_count(body) as usize;
+    let counts = replay_tears(c, scene, st);
+    for (b, (saved, &n)) in st.bodies.iter().zip(&counts).enumerate() {
         let f = format!("state.bodies[{b}]");
         for (name, list) in [
             ("positions", &saved.positions),
@@ -493,27 +493,33 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
             );
         }
     }
+}
+
+/// Replays each body's tears on the scene as built, failing those that
+/// name no link at their turn; returns each body's particle count after
+/// them (a torn cloth's copies follow its grid).
+fn replay_tears(c: &mut Checker, scene: &Scene, st: &StateDef) -> Vec<usize> {
+    let built: Vec<usize> = (scene.bodies.iter())
+        .map(|b| particle_count(b) as usize)
+        .collect();
     if st.bodies.iter().all(|b| b.broken.is_empty()) || !c.problems.is_empty() {
-        return;
+        return built;
     }
-    // The links the bodies have, as built (cheap next to stepping them).
+    // Cheap next to stepping the world.
     let mut bare = scene.clone();
     bare.state = None;
-    let world = super::build::build(&bare);
-    let links: std::collections::HashSet<(usize, usize)> = world
-        .constraints
-        .iter()
-        .map(|l| (l.a.min(l.b), l.a.max(l.b)))
-        .collect();
-    for (b, (saved, body)) in st.bodies.iter().zip(world.bodies()).enumerate() {
+    let mut world = super::build::build(&bare);
+    for (b, saved) in st.bodies.iter().enumerate() {
         for (k, &(a, z)) in saved.broken.iter().enumerate() {
-            let (wa, wz) = (body.first + a, body.first + z);
-            if a >= body.count || z >= body.count || !links.contains(&(wa.min(wz), wa.max(wz))) {
+            let body = &world.bodies()[b];
+            let (first, count) = (body.first, body.count);
+            if a >= count || z >= count || !world.tear_link(first + a, first + z) {
                 c.fail(
                     format!("state.bodies[{b}].broken[{k}]"),
-                    format!("body {b} has no link between particles {a} and {z}"),
+                    format!("body {b} has no link between particles {a} and {z} at that tear"),
                 );
             }
         }
     }
+    world.bodies().iter().map(|b| b.count).collect()
 }

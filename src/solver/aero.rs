@@ -51,6 +51,12 @@ impl Aero {
         self.active
     }
 
+    /// Body `body`'s (C_d, C_l), if it has triangles here.
+    pub(crate) fn coefficients(&self, body: usize) -> Option<(f32, f32)> {
+        let (_, range) = self.bodies.iter().find(|(b, _)| *b == body)?;
+        self.coefficients.get(range.start).copied()
+    }
+
     /// Sets body `body`'s triangles and coefficients (C_d, C_l ≥ 0) for a
     /// world of `particles` particles; replaces what the body had.
     pub(crate) fn set(

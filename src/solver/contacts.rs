@@ -84,6 +84,36 @@ impl ParticleContacts {
         });
     }
 
+    /// Makes room in `body`'s rest shape for `more` particles.
+    pub fn reserve_rest_shape(&mut self, body: usize, more: usize) {
+        if let Some(Some(shape)) = self.shapes.get_mut(body) {
+            shape.rest.reserve(more);
+        }
+    }
+
+    /// Grows `body`'s rest shape to its particles `first..first + count`,
+    /// each new one resting where `rest_of` its index in the body says (a
+    /// split particle's copy rests where its original does); rebuilds the
+    /// entries when the body takes part in contacts.
+    pub fn grow_rest_shape(
+        &mut self,
+        body: usize,
+        count: usize,
+        rest_of: impl Fn(&[Vec3], usize) -> Vec3,
+        radius: &[f32],
+    ) {
+        let Some(Some(shape)) = self.shapes.get_mut(body) else {
+            return;
+        };
+        while shape.rest.len() < count {
+            let r = rest_of(&shape.rest, shape.rest.len());
+            shape.rest.push(r);
+        }
+        if shape.enabled || self.between_bodies {
+            self.rebuild(radius);
+        }
+    }
+
     /// The rest shape of `body`, if it has one.
     pub fn rest_shape(&self, body: usize) -> Option<&[Vec3]> {
         self.shapes.get(body)?.as_ref().map(|s| s.rest.as_slice())

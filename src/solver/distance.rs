@@ -302,30 +302,131 @@ impl DistanceConstraints {
         }
     }
 
-    /// Removes every constraint stretched past its tear strain, or pulling
-    /// harder than its tear force in the last substep of length `h`;
-    /// returns how many broke.
-    pub(crate) fn tear(&mut self, pos: &[Vec3], h: f32) -> usize {
+    /// Appends to `out` the particle pairs of every constraint stretched
+    /// past its tear strain, or pulling harder than its tear force in the
+    /// last substep of length `h`, colour by colour.
+    pub(crate) fn overstressed(&self, pos: &[Vec3], h: f32, out: &mut Vec<(u32, u32)>) {
         if !self.can_tear {
-            return 0;
+            return;
         }
         let h2 = h * h;
-        let mut broken = 0;
-        for colour in 0..self.batches.len() {
-            let mut i = self.batches[colour].len();
-            while i > 0 {
-                i -= 1;
-                let batch = &self.batches[colour];
+        for batch in &self.batches {
+            for i in 0..batch.len() {
                 let rest = batch.rest[i];
                 let len = pos[batch.a[i] as usize].distance(pos[batch.b[i] as usize]);
                 let stretched = rest > 0.0 && (len - rest) / rest > batch.tear_strain[i];
                 if stretched || batch.lambda[i].abs() > batch.tear_force[i] * h2 {
-                    self.remove(colour, i);
-                    broken += 1;
+                    out.push((batch.a[i], batch.b[i]));
                 }
             }
         }
-        broken
+    }
+
+    /// (colour, index) of the constraint between particles `a` and `b`
+    /// (either order).
+    pub(crate) fn find(&self, a: usize, b: usize) -> Option<(usize, usize)> {
+        let pair = (a.min(b) as u32, a.max(b) as u32);
+        self.batches.iter().enumerate().find_map(|(colour, batch)| {
+            (0..batch.len())
+                .find(|&i| (batch.a[i].min(batch.b[i]), batch.a[i].max(batch.b[i])) == pair)
+                .map(|i| (colour, i))
+        })
+    }
+
+    /// Puts (colour, index, other end, tag) of every constraint of
+    /// particle `p` in `found`.
+    pub(crate) fn at(&self, p: usize, found: &mut Vec<(usize, usize, usize, Tag)>) {
+        let p = p as u32;
+        found.clear();
+        for (colour, batch) in self.batches.iter().enumerate() {
+            for i in 0..batch.len() {
+                if batch.a[i] == p || batch.b[i] == p {
+                    let other = batch.a[i] ^ batch.b[i] ^ p;
+                    found.push((colour, i, other as usize, batch.tag[i]));
+                }
+            }
+        }
+    }
+
+    /// Makes room for `particles` particles and `links` more constraints
+    /// in every colour, so that splitting particles — which renames and
+    /// duplicates links and records broken ones — allocates nothing.
+    pub(crate) fn reserve_for_splits(&mut self, particles: usize, links: usize) {
+        if self.colour_mask.len() < particles {
+            self.colour_mask.resize(particles, 0);
+        }
+        // Copies' duplicates may need a few colours more.
+        let colours = (self.batches.len() + 4).min(OVERFLOW);
+        if self.batches.len() < colours {
+            self.batches.resize_with(colours, Batch::default);
+        }
+        for b in &mut self.batches {
+            b.a.reserve(links);
+            b.b.reserve(links);
+            b.rest.reserve(links);
+            b.compliance.reserve(links);
+            b.tear_strain.reserve(links);
+            b.tear_force.reserve(links);
+            b.tag.reserve(links);
+            b.lambda.reserve(links);
+            b.alpha_t.reserve(links);
+            b.inv_denom.reserve(links);
+            b.damp.reserve(links);
+        }
+        self.broken.reserve(self.tearable + links);
+    }
+
+    /// Constraints ever given a finite tear strain or force.
+    pub(crate) fn tearable(&self) -> usize {
+        self.tearable
+    }
+
+    /// Moves the end `from` of constraint (`colour`, `i`) to particle
+    /// `to`, which has no constraint of that colour: a split particle's
+    /// copy takes over the link, in the same colour.
+    pub(crate) fn rename(&mut self, (colour, i): (usize, usize), from: usize, to: usize) {
+        let batch = &mut self.batches[colour];
+        let end = if batch.a[i] as usize == from {
+            &mut batch.a[i]
+        } else {
+            &mut batch.b[i]
+        };
+        debug_assert_eq!(*end as usize, from);
+        *end = to as u32;
+        if self.colour_mask.len() <= to {
+            self.colour_mask.resize(to + 1, 0);
+        }
+        if colour < OVERFLOW {
+            self.colour_mask[from] &= !(1u64 << colour);
+            debug_assert_eq!(self.colour_mask[to] & (1 << colour), 0);
+            self.colour_mask[to] |= 1 << colour;
+        }
+        self.prepared_for = None;
+    }
+
+    /// Adds a copy of constraint (`colour`, `i`) with its end `from` at
+    /// particle `to` instead, in the lowest colour free at both ends:
+    /// both sides of a cut edge keep a link.
+    pub(crate) fn duplicate(&mut self, (colour, i): (usize, usize), from: usize, to: usize) {
+        let batch = &self.batches[colour];
+        let other = (batch.a[i] ^ batch.b[i]) as usize ^ from;
+        let (rest, compliance, strain, force, tag) = (
+            batch.rest[i],
+            batch.compliance[i],
+            batch.tear_strain[i],
+            batch.tear_force[i],
+            batch.tag[i],
+        );
+        self.add(to, other, rest, compliance, strain, tag);
+        if force.is_finite() {
+            self.set_link_tear_force(to, other, force);
+        }
+    }
+
+    /// Removes constraint (`colour`, `i`), recording it as broken.
+    pub(crate) fn remove_at(&mut self, (colour, i): (usize, usize)) {
+        self.remove(colour, i);
+        self.prepared_for = None;
     }
 
     /// The particle pairs (world indices) of the constraints that broke, in
@@ -337,18 +438,11 @@ impl DistanceConstraints {
     /// Breaks one constraint between particles `a` and `b` (either order),
     /// as tearing would; false when there is none.
     pub fn break_link(&mut self, a: usize, b: usize) -> bool {
-        let pair = (a.min(b) as u32, a.max(b) as u32);
-        for colour in 0..self.batches.len() {
-            let batch = &self.batches[colour];
-            let found = (0..batch.len())
-                .find(|&i| (batch.a[i].min(batch.b[i]), batch.a[i].max(batch.b[i])) == pair);
-            if let Some(i) = found {
-                self.remove(colour, i);
-                self.prepared_for = None;
-                return true;
-            }
+        let found = self.find(a, b);
+        if let Some(at) = found {
+            self.remove_at(at);
         }
-        false
+        found.is_some()
     }
 
     /// Every constraint, colour by colour.
@@ -486,11 +580,10 @@ mod tests {
         c.add(0, 1, 1.0, 0.0, 0.5, TAG);
         c.add(1, 2, 1.0, 0.0, 0.5, TAG);
         let pos = [Vec3::ZERO, Vec3::X * 3.0, Vec3::X * 4.0];
-        assert_eq!(
-            c.tear(&pos, 1.0),
-            1,
-            "only the first link is stretched 200%"
-        );
+        let mut over = Vec::new();
+        c.overstressed(&pos, 1.0, &mut over);
+        assert_eq!(over, [(0, 1)], "only the first link is stretched 200%");
+        assert!(c.break_link(0, 1));
         c.add(0, 3, 1.0, 0.0, 0.5, TAG);
         assert!(c.colouring_is_valid(4));
         assert_eq!(c.len(), 2);

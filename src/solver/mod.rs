@@ -52,6 +52,7 @@ mod particles;
 mod point_triangle;
 mod quads;
 mod sheets;
+mod split;
 mod tether;
 mod tetra;
 mod volume;
@@ -67,6 +68,7 @@ pub use measure::EnergyBooks;
 use particles::hold;
 pub use particles::{Losses, Particles, losses};
 pub use quads::{QuadKind, Quads};
+pub use split::Faces;
 pub use tether::Tethers;
 pub use tetra::volume_of as tetrahedron_volume;
 pub use volume::{Enclosed, enclosed_volume};
@@ -195,6 +197,11 @@ pub struct Body {
     pub count: usize,
     /// Topology.
     pub shape: Shape,
+    /// Slots after the body's particles kept for the copies tears make
+    /// (see [`Faces`]); they belong to no body until a split takes one.
+    pub spare: usize,
+    /// A tearable cloth's triangles, which splits re-attach to copies.
+    pub faces: Option<Faces>,
 }
 
 impl Body {
@@ -205,7 +212,14 @@ impl Body {
 
     /// The body's triangles as world particle indices: a cloth's two per
     /// grid cell, a closed surface's own; none for a rope or a mesh.
+    /// A tearable cloth's are its [`Faces`] that are still whole.
     pub fn triangles(&self) -> Vec<[u32; 3]> {
+        if let Some(f) = &self.faces {
+            return (f.triangles.iter().zip(&f.dead))
+                .filter(|(_, dead)| !**dead)
+                .map(|(t, _)| *t)
+                .collect();
+        }
         match &self.shape {
             Shape::Cloth { columns, rows } => {
                 let id = |r: usize, c: usize| (self.first + r * columns + c) as u32;
@@ -267,7 +281,8 @@ pub struct World {
     pub colliders: Vec<Collider>,
     /// Kinematic drivers (their particles are held: w = 0).
     drivers: Vec<Driver>,
-    /// Bodies in scene order; contiguous, in particle order.
+    /// Bodies in scene order, in particle order, each followed by its
+    /// spare slots.
     bodies: Vec<Body>,
     time: f64,
     last_h: f32,
@@ -287,6 +302,14 @@ pub struct World {
     tethers: Tethers,
     /// Drag and lift on cloth triangles (see `aero`).
     aero: Aero,
+    /// Every tear so far, in order (see [`World::tears`]).
+    tears: Vec<(u32, u32)>,
+    /// The links over their tear limit this frame (reused).
+    overstressed: Vec<(u32, u32)>,
+    /// Bodies split since the tables that follow them were rebuilt.
+    split_bodies: Vec<usize>,
+    /// Lists a split fills, reused.
+    scratch: split::Scratch,
 }
 
 impl World {
@@ -322,6 +345,11 @@ impl World {
         };
     }
 
+    /// The number of the bodies' particles (spare slots left out).
+    pub fn live_particles(&self) -> usize {
+        self.bodies.iter().map(|b| b.count).sum()
+    }
+
     /// The bodies, in scene order.
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
@@ -330,9 +358,12 @@ impl World {
     /// Adds a body made of the particles `body.range()`, which must follow
     /// the last body's and exist already.
     pub fn add_body(&mut self, body: Body) {
-        let next = self.bodies.last().map_or(0, |b| b.first + b.count);
+        let next = self
+            .bodies
+            .last()
+            .map_or(0, |b| b.first + b.count + b.spare);
         debug_assert_eq!(body.first, next, "bodies are contiguous, in order");
-        debug_assert!(body.first + body.count <= self.particles.len());
+        debug_assert!(body.first + body.count + body.spare <= self.particles.len());
         self.bodies.push(body);
     }
 
@@ -485,7 +516,17 @@ impl World {
             g.from = g.target;
         }
         let h = self.settings.dt / self.settings.substeps as f32;
-        self.constraints.tear(&self.particles.pos, h);
+        let mut torn = std::mem::take(&mut self.overstressed);
+        self.constraints
+            .overstressed(&self.particles.pos, h, &mut torn);
+        for &(a, b) in &torn {
+            // A split earlier in this list may have moved the link; it
+            // is judged again next frame.
+            self.tear_link(a as usize, b as usize);
+        }
+        torn.clear();
+        self.overstressed = torn;
+        self.refresh_split();
         self.time += self.settings.dt as f64;
         self.last_h = self.settings.dt / self.settings.substeps as f32;
     }

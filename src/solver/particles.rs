@@ -10,6 +10,9 @@ pub(crate) mod hold {
     pub const DRIVEN: u8 = 2;
     /// Held by the mouse.
     pub const GRABBED: u8 = 4;
+    /// A spare slot a tear has not used yet: no mass, not in any body
+    /// (see [`crate::solver::Body::spare`]).
+    pub const SPARE: u8 = 8;
 }
 
 /// All particles of a world.
@@ -17,7 +20,8 @@ pub(crate) mod hold {
 /// # Invariants
 /// - every `Vec` has the same length;
 /// - `inv_mass[i] == 0` exactly when `hold[i] != 0`, otherwise `1 / mass[i]`;
-/// - `mass[i] > 0` and every position is finite.
+/// - `mass[i] > 0` except in spare slots (mass 0, held by
+///   [`hold::SPARE`]), and every position is finite.
 #[derive(Clone, Debug, Default)]
 pub struct Particles {
     /// Position x (m).
@@ -114,6 +118,34 @@ impl Particles {
         self.len() - 1
     }
 
+    /// Appends a spare slot at `pos`: held, massless, radius 0, until a
+    /// tear makes it a copy of a particle (see [`Particles::split`]).
+    pub(crate) fn push_spare(&mut self, pos: Vec3) -> usize {
+        let i = self.push(pos, 1.0, 0.0);
+        self.mass[i] = 0.0;
+        self.set_hold(i, hold::SPARE, true);
+        i
+    }
+
+    /// Makes spare slot `copy` a copy of particle `i` — position, velocity,
+    /// radius and pin — that takes `share` ∈ (0, 1) of its mass, so the two
+    /// together keep the mass `i` had.
+    pub(crate) fn split(&mut self, i: usize, copy: usize, share: f32) {
+        debug_assert!(self.hold[copy] == hold::SPARE && share > 0.0 && share < 1.0);
+        let taken = self.mass[i] * share;
+        self.mass[copy] = taken;
+        self.mass[i] -= taken;
+        self.pos[copy] = self.pos[i];
+        self.prev[copy] = self.prev[i];
+        self.delta[copy] = self.delta[i];
+        self.vel[copy] = self.vel[i];
+        self.radius[copy] = self.radius[i];
+        self.hold[copy] = 0;
+        self.set_hold(copy, hold::PINNED, self.is_pinned(i));
+        let reasons = self.hold[i];
+        self.set_hold(i, reasons, true);
+    }
+
     /// Adds `kg` to particle `i`'s mass (a weight hung on it).
     pub(crate) fn add_mass(&mut self, i: usize, kg: f32) {
         debug_assert!(kg >= 0.0 && kg.is_finite());
@@ -146,6 +178,12 @@ impl Particles {
     /// True when particle `i` is held kinematically by the hand.
     pub fn is_grabbed(&self, i: usize) -> bool {
         self.hold[i] & hold::GRABBED != 0
+    }
+
+    /// True when slot `i` is a spare no tear has used yet (no body's
+    /// particle: not drawn, picked or counted).
+    pub fn is_spare(&self, i: usize) -> bool {
+        self.hold[i] & hold::SPARE != 0
     }
 
     /// True when particle `i` is moved by a driver.

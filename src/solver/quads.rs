@@ -98,6 +98,56 @@ impl Quads {
         self.body[colour].push(body as u32);
     }
 
+    /// Puts (colour, index, particles) of every constraint on particle
+    /// `p` in `found`.
+    pub(crate) fn at(&self, p: usize, found: &mut Vec<(usize, usize, [u32; 4])>) {
+        found.clear();
+        for (c, idx) in self.idx.iter().enumerate() {
+            for (k, q) in idx.iter().enumerate() {
+                if q.contains(&(p as u32)) {
+                    found.push((c, k, *q));
+                }
+            }
+        }
+    }
+
+    /// Makes room for `particles` particles, so renaming a corner to a
+    /// split particle's copy allocates nothing.
+    pub(crate) fn reserve_for_splits(&mut self, particles: usize) {
+        if self.used.len() < particles {
+            self.used.resize(particles, 0);
+        }
+    }
+
+    /// Moves corner `from` of constraint (`c`, `k`) to particle `to`, which
+    /// has no constraint of that colour (a split particle's copy).
+    pub(crate) fn rename(&mut self, (c, k): (usize, usize), from: usize, to: usize) {
+        for i in &mut self.idx[c][k] {
+            if *i as usize == from {
+                *i = to as u32;
+            }
+        }
+        if self.used.len() <= to {
+            self.used.resize(to + 1, 0);
+        }
+        debug_assert_eq!(self.used[to] & (1 << c), 0);
+        self.used[from] &= !(1u64 << c);
+        self.used[to] |= 1 << c;
+    }
+
+    /// Removes constraint (`c`, `k`) (order inside a colour is free).
+    pub(crate) fn remove(&mut self, (c, k): (usize, usize)) {
+        for &i in &self.idx[c][k] {
+            self.used[i as usize] &= !(1u64 << c);
+        }
+        self.idx[c].swap_remove(k);
+        self.kind[c].swap_remove(k);
+        self.rest[c].swap_remove(k);
+        self.compliance[c].swap_remove(k);
+        self.lambda[c].swap_remove(k);
+        self.body[c].swap_remove(k);
+    }
+
     /// Every constraint of `body` and `kind`, as (colour, index) pairs.
     fn of(&self, body: usize, kind: QuadKind) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.body.iter().enumerate().flat_map(move |(c, bodies)| {

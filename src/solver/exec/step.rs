@@ -258,7 +258,9 @@ impl Frame<'_> {
             unsafe { self.predict(mine.clone(), h, drag, t, f) };
             team.sync();
             for iteration in 0..s.iterations {
-                for b in self.batches {
+                // An empty colour (made ready for tears) needs no barrier;
+                // every thread skips it alike.
+                for b in self.batches.iter().filter(|b| b.len > 0) {
                     if let Some(range) = self.my_constraints(b, team) {
                         // SAFETY: a colour's constraints share no particle and
                         // the threads' ranges are disjoint; barriers between colours.
@@ -307,7 +309,7 @@ impl Frame<'_> {
             if damped {
                 // Step 6 reads other threads' particles: wait for their step 5.
                 team.sync();
-                for b in self.batches {
+                for b in self.batches.iter().filter(|b| b.len > 0) {
                     if let Some(range) = self.my_constraints(b, team) {
                         // SAFETY: as for the projections: disjoint constraints
                         // and particles per colour, barriers between colours.

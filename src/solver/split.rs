@@ -1,0 +1,415 @@
+//! Tears that separate: a breaking cloth link splits a particle in two.
+//!
+//! When a cloth link a–b passes its tear strain or force, particle a is
+//! split by the plane through it perpendicular to a → b (Müller et al.
+//! 2007, §4.5): the triangles around a whose centroid lies on b's side
+//! keep a, the others move to a copy a′ that takes their share of a's
+//! mass (by triangle count), so the two sides move apart and the cut is
+//! the edges between them. Each of a's links follows its triangles: to a′
+//! when only far triangles have the edge, to both (a duplicate) when the
+//! edge is on the cut, so every triangle keeps its three edges' links —
+//! no sliver stretches across the gap. A link that is no triangle's edge
+//! (the other diagonal, bending across two cells) goes by the side of its
+//! other end; a bending link that spans the cut through a breaks. A
+//! dihedral follows its two triangles and breaks when they part.
+//!
+//! Sides are judged on the grid as built (integer row and column, a
+//! copy's those of its original), so a split is a function of the
+//! topology alone: replaying the tears in order rebuilds the same copies,
+//! which is how a saved state resumes bit-exactly. When a has nothing on
+//! the far side, b is split toward a instead; when neither can split, or
+//! the body's spare slots are used up, the link just breaks and the
+//! triangles with that edge are no longer drawn.
+//!
+//! Copies live in spare slots reserved after the cloth's particles when
+//! it is built (one per particle), so no array grows and no index moves
+//! mid-run; the tables that follow a body's particles (rest shape,
+//! tethers, contacts, air) are rebuilt once after a frame's splits.
+
+use glam::{IVec2, Vec3};
+
+use super::{LinkKind, QuadKind, Tag, World};
+
+/// A tearable cloth's surface: its triangles and where each particle sits
+/// on the grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Faces {
+    /// Triangles as world particle indices, two per grid cell as built
+    /// ((r, c), (r, c+1), (r+1, c) and (r, c+1), (r+1, c+1), (r+1, c));
+    /// splits move corners to copies.
+    pub triangles: Vec<[u32; 3]>,
+    /// Per triangle: one of its edges' links broke without a split, so it
+    /// is not drawn.
+    pub dead: Vec<bool>,
+    /// Per particle of the body: its grid index, row·columns + column (a
+    /// copy has its original's).
+    pub origin: Vec<u32>,
+    /// Particles per grid row.
+    pub columns: usize,
+}
+
+impl Faces {
+    /// The faces of a fresh `columns` × `rows` grid whose first particle
+    /// is `first`.
+    pub fn grid(first: usize, columns: usize, rows: usize) -> Self {
+        let id = |r: usize, c: usize| (first + r * columns + c) as u32;
+        let mut triangles = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
+        for r in 0..rows - 1 {
+            for c in 0..columns - 1 {
+                triangles.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
+                triangles.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
+            }
+        }
+        Self {
+            dead: vec![false; triangles.len()],
+            triangles,
+            origin: (0..(columns * rows) as u32).collect(),
+            columns,
+        }
+    }
+
+    /// Grid (column, row) of the body's particle `k`.
+    pub fn cell(&self, k: usize) -> IVec2 {
+        let o = self.origin[k] as usize;
+        IVec2::new((o % self.columns) as i32, (o / self.columns) as i32)
+    }
+}
+
+/// Lists a split fills, kept between splits so a tear allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    links: Vec<(usize, usize, usize, Tag)>,
+    quads: Vec<(usize, usize, [u32; 4])>,
+    around: Vec<(usize, bool)>,
+    follow: Vec<((usize, usize), Follow)>,
+    removed: Vec<(usize, usize)>,
+    hinges: Vec<(usize, usize)>,
+    torn_hinges: Vec<(usize, usize)>,
+}
+
+impl Scratch {
+    /// Room for a particle with `n` links or triangles of each kind.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        self.links.reserve(n);
+        self.quads.reserve(n);
+        self.around.reserve(n);
+        self.follow.reserve(n);
+        self.removed.reserve(n);
+        self.hinges.reserve(n);
+        self.torn_hinges.reserve(n);
+    }
+}
+
+/// What a split does to one of a's links.
+#[derive(Clone, Copy, Debug)]
+enum Follow {
+    Stay,
+    Move,
+    Both,
+}
+
+impl World {
+    /// The tears made so far, in order: the particle pairs of links that
+    /// broke or split a particle (what a saved state replays).
+    pub fn tears(&self) -> &[(u32, u32)] {
+        &self.tears
+    }
+
+    /// Tears the link between particles `a` and `b`: splits a (or else b)
+    /// when its body is a tearable cloth with a spare slot and the split
+    /// separates something, otherwise removes the link. False when there
+    /// is no such link.
+    pub fn tear_link(&mut self, a: usize, b: usize) -> bool {
+        let Some((colour, i)) = self.constraints.find(a, b) else {
+            return false;
+        };
+        let tag = self.constraints.batches[colour].tag[i];
+        let body = tag.body as usize;
+        let splits = tag.kind != LinkKind::Join && self.bodies[body].faces.is_some();
+        if !(splits && (self.split(body, a, b) || self.split(body, b, a))) {
+            self.constraints.remove_at((colour, i));
+            if let Some(f) = self.bodies[body].faces.as_mut() {
+                for (t, dead) in f.triangles.iter().zip(&mut f.dead) {
+                    *dead |= t.contains(&(a as u32)) && t.contains(&(b as u32));
+                }
+            }
+        }
+        self.tears.push((a as u32, b as u32));
+        true
+    }
+
+    /// Splits particle `a` of cloth `body` by the plane through it
+    /// perpendicular to a → b (module doc); false when that leaves one
+    /// side empty or the body has no spare slot.
+    fn split(&mut self, body: usize, a: usize, b: usize) -> bool {
+        let mut s = std::mem::take(&mut self.scratch);
+        let done = self.split_with(&mut s, body, a, b);
+        self.scratch = s;
+        done
+    }
+
+    fn split_with(&mut self, s: &mut Scratch, body: usize, a: usize, b: usize) -> bool {
+        let bd = &self.bodies[body];
+        let Some(f) = bd.faces.as_ref().filter(|_| bd.spare > 0) else {
+            return false;
+        };
+        let first = bd.first;
+        let at = |i: usize| f.cell(i - first);
+        let (pa, dir) = (at(a), at(b) - at(a));
+        // Three times a triangle's centroid, from a, along a → b: < 0 is far.
+        let far = |t: &[u32; 3]| {
+            let sum: IVec2 = t.iter().map(|&i| at(i as usize) - pa).sum();
+            sum.dot(dir) < 0
+        };
+        s.around.clear();
+        s.around.extend(
+            (f.triangles.iter().enumerate())
+                .filter(|(_, t)| t.contains(&(a as u32)))
+                .map(|(k, t)| (k, far(t))),
+        );
+        let moved = s.around.iter().filter(|(_, far)| *far).count();
+        if moved == 0 || moved == s.around.len() {
+            return false;
+        }
+        let copy = first + bd.count;
+        // Each link of a follows the triangles that have its edge.
+        let around = &s.around;
+        let edge_sides = |x: usize| {
+            let with_x = around
+                .iter()
+                .filter(|(k, _)| f.triangles[*k].contains(&(x as u32)));
+            with_x.fold((false, false), |(n, fa), (_, far)| (n || !far, fa || *far))
+        };
+        self.constraints.at(a, &mut s.links);
+        s.follow.clear();
+        for &(colour, i, x, tag) in &s.links {
+            if tag.kind == LinkKind::Join || tag.body as usize != body {
+                continue;
+            }
+            let how = match edge_sides(x) {
+                (true, true) => Follow::Both,
+                (false, true) => Follow::Move,
+                (true, false) => Follow::Stay,
+                (false, false) if (at(x) - pa).dot(dir) < 0 => Follow::Move,
+                (false, false) => Follow::Stay,
+            };
+            s.follow.push(((colour, i), how));
+        }
+        // Bending links over a (a in the middle) that the cut crosses.
+        let side = |i: usize| (at(i) - pa).dot(dir).signum();
+        s.removed.clear();
+        for (colour, batch) in self.constraints.batches.iter().enumerate() {
+            for i in 0..batch.len() {
+                let (x, z) = (batch.a[i] as usize, batch.b[i] as usize);
+                if batch.tag[i].kind == LinkKind::Bend
+                    && batch.tag[i].body as usize == body
+                    && at(x) + at(z) == pa * 2
+                    && side(x) * side(z) < 0
+                {
+                    s.removed.push((colour, i));
+                }
+            }
+        }
+        // A dihedral follows its two triangles (x₁, x₃, x₄), (x₂, x₃, x₄).
+        self.quads.at(a, &mut s.quads);
+        s.hinges.clear();
+        s.torn_hinges.clear();
+        for &(c, k, [x1, x2, x3, x4]) in &s.quads {
+            if self.quads.kind[c][k] != QuadKind::Dihedral {
+                continue;
+            }
+            let (f1, f2) = (far(&[x1, x3, x4]), far(&[x2, x3, x4]));
+            let on_edge = a as u32 == x3 || a as u32 == x4;
+            if on_edge && f1 != f2 {
+                s.torn_hinges.push((c, k));
+            } else if (a as u32 == x1 && f1) || (a as u32 == x2 && f2) || (on_edge && f1) {
+                s.hinges.push((c, k));
+            }
+        }
+        let share = moved as f32 / s.around.len() as f32;
+        let origin = f.origin[a - first];
+
+        self.particles.split(a, copy, share);
+        let bd = &mut self.bodies[body];
+        bd.count += 1;
+        bd.spare -= 1;
+        let f = bd.faces.as_mut().expect("checked above");
+        f.origin.push(origin);
+        for &(k, _) in s.around.iter().filter(|(_, far)| *far) {
+            for corner in &mut f.triangles[k] {
+                if *corner == a as u32 {
+                    *corner = copy as u32;
+                }
+            }
+        }
+        // Renames keep their colours, so they go before the duplicates
+        // take new ones at the copy.
+        for &(at, how) in &s.follow {
+            if let Follow::Move = how {
+                self.constraints.rename(at, a, copy);
+            }
+        }
+        for &(at, how) in &s.follow {
+            if let Follow::Both = how {
+                self.constraints.duplicate(at, a, copy);
+            }
+        }
+        for &at in &s.hinges {
+            self.quads.rename(at, a, copy);
+        }
+        // Swap-removals last, from the back of each colour.
+        s.removed.sort_unstable_by(|x, y| y.cmp(x));
+        for &at in &s.removed {
+            self.constraints.remove_at(at);
+        }
+        s.torn_hinges.sort_unstable_by(|x, y| y.cmp(x));
+        for &at in &s.torn_hinges {
+            self.quads.remove(at);
+        }
+        if !self.split_bodies.contains(&body) {
+            self.split_bodies.push(body);
+        }
+        true
+    }
+
+    /// Makes room for every split the bodies' spare slots allow — the
+    /// links they rename, duplicate and break, the tears' record — so a
+    /// step that tears allocates nothing. Call once the world is built.
+    pub fn reserve_for_splits(&mut self) {
+        let spares: usize = self.bodies.iter().map(|b| b.spare).sum();
+        if spares == 0 {
+            return;
+        }
+        let n = self.particles.len();
+        // Each split adds at most one link per colour (they all touch the copy).
+        self.constraints.reserve_for_splits(n, spares);
+        self.quads.reserve_for_splits(n);
+        // A tear uses a spare slot or removes one of the links there are.
+        let tears = self.constraints.tearable() + 3 * spares;
+        self.tears.reserve(tears);
+        self.overstressed.reserve(tears);
+        for (k, b) in self.bodies.iter().enumerate() {
+            self.contacts.reserve_rest_shape(k, b.spare);
+        }
+        self.scratch.reserve(64);
+    }
+
+    /// Rebuilds what follows the particles of the bodies split since the
+    /// last call: rest shapes, tethers, contacts, triangle contacts and air.
+    pub(crate) fn refresh_split(&mut self) {
+        if self.split_bodies.is_empty() {
+            return;
+        }
+        let mut bodies = std::mem::take(&mut self.split_bodies);
+        self.constraints.invalidate();
+        for &body in &bodies {
+            let b = &self.bodies[body];
+            let f = b.faces.as_ref().expect("only cloths with faces split");
+            // A copy rests where its original does.
+            self.contacts.grow_rest_shape(
+                body,
+                b.count,
+                |rest: &[Vec3], k| rest[f.origin[k] as usize],
+                &self.particles.radius,
+            );
+            if self.tethers.has(body) {
+                self.set_tethers(body, true);
+            }
+            if let Some((drag, lift)) = self.aero.coefficients(body) {
+                self.set_aero(body, drag, lift);
+            }
+        }
+        if self.body_collisions() {
+            self.set_body_collisions(true);
+        }
+        bodies.clear();
+        self.split_bodies = bodies;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::solver::{QuadKind, World};
+
+    /// A free 4 × 4 cloth with dihedral bending that can tear.
+    fn sheet() -> World {
+        let ron = "Scene(bodies: [Cloth(origin: (0.0, 1.0, 0.0), size: (0.3, 0.3),
+            resolution: (4, 4), tear_strain: 0.5, bending: Dihedral, bend_compliance: 0.1)])";
+        crate::scene::parse(ron, std::path::Path::new("<test>"))
+            .unwrap()
+            .build()
+    }
+
+    /// Whether `t` is one of the faces, in any corner order.
+    fn is_face(w: &World, mut t: [u32; 3]) -> bool {
+        t.sort_unstable();
+        let faces = w.bodies()[0].faces.as_ref().unwrap();
+        faces.triangles.iter().any(|f| {
+            let mut f = *f;
+            f.sort_unstable();
+            f == t
+        })
+    }
+
+    #[test]
+    fn a_split_gives_the_far_triangles_links_and_hinges_to_a_copy() {
+        let mut w = sheet();
+        let mass: f32 = w.particles.mass().iter().sum();
+        // Particle 5 is (row 1, column 1); 6 is to its right: the plane
+        // through 5 across the row keeps the three triangles on 6's side.
+        assert!(w.tear_link(5, 6));
+        let copy = 16;
+        assert_eq!(w.bodies()[0].count, 17);
+        let faces = w.bodies()[0].faces.clone().unwrap();
+        let with = |i: u32| faces.triangles.iter().filter(|t| t.contains(&i)).count();
+        assert_eq!((with(5), with(copy)), (3, 3));
+        // Mass by triangle count: half each.
+        let m = w.particles.mass();
+        assert_eq!(m[5], m[copy as usize]);
+        assert!((m.iter().sum::<f32>() - mass).abs() < 1e-6);
+        // The cut runs along the column through 5: the edges to 1 and 9
+        // are on both sides, so each side has its own link.
+        for x in [1, 9] {
+            assert!(w.constraints.link_compliance(5, x).is_some());
+            assert!(w.constraints.link_compliance(copy as usize, x).is_some());
+        }
+        assert!(w.constraints.link_compliance(5, 4).is_none(), "moved");
+        assert!(w.constraints.link_compliance(copy as usize, 4).is_some());
+        assert!(w.constraints.link_compliance(5, 6).is_some(), "stays");
+        // Every hinge still spans two faces; the ones across the cut broke.
+        let mut hinges = 0;
+        for c in 0..w.quads.idx.len() {
+            for (k, &[x1, x2, x3, x4]) in w.quads.idx[c].iter().enumerate() {
+                assert_eq!(w.quads.kind[c][k], QuadKind::Dihedral);
+                assert!(is_face(&w, [x1, x3, x4]) && is_face(&w, [x2, x3, x4]));
+                hinges += 1;
+            }
+        }
+        assert_eq!(hinges, 21 - 2, "all 21 but the two along the cut");
+        assert!(w.constraints.colouring_is_valid(w.particles.len()));
+        for _ in 0..60 {
+            w.step();
+        }
+        assert!(w.particles.pos.iter().all(|p| p.is_finite()));
+    }
+
+    #[test]
+    fn a_link_with_nothing_beyond_either_end_just_breaks() {
+        // One cell, two triangles (0, 1, 2) and (1, 3, 2): both triangles
+        // at 0 and at 1 lie on the other's side of the top edge 0–1.
+        let ron =
+            "Scene(bodies: [Cloth(origin: (0.0, 1.0, 0.0), size: (0.1, 0.1), resolution: (2, 2),
+            tear_strain: 0.5)])";
+        let mut w = crate::scene::parse(ron, std::path::Path::new("<test>"))
+            .unwrap()
+            .build();
+        assert!(w.tear_link(0, 1));
+        assert_eq!(w.bodies()[0].count, 4, "no copy");
+        assert!(w.constraints.link_compliance(0, 1).is_none());
+        let faces = w.bodies()[0].faces.as_ref().unwrap();
+        assert_eq!(faces.dead, [true, false], "the face with that edge");
+        assert_eq!(w.bodies()[0].triangles(), [[1, 3, 2]]);
+        assert!(!w.tear_link(0, 1), "no link left to tear");
+        assert_eq!(w.tears(), [(0, 1)]);
+    }
+}

@@ -1,0 +1,105 @@
+//! Tears that separate (issue 11 part 4): a breaking cloth link splits a
+//! particle, the copy takes the triangles on the far side, the cut opens.
+
+mod common;
+
+use catenary::solver::World;
+use common::*;
+use glam::Vec3;
+
+/// A 1 m, 0.2 kg sheet of 20 × 20 held along the left half of its top
+/// edge; a kinematic hand drags its bottom-right corner 3 m away in a
+/// second. `tear` is the cloth's tear field, if any.
+fn yanked(tear: &str) -> World {
+    let mut w = world(&format!(
+        "Scene(bodies: [Cloth(origin: (0.0, 2.0, 0.0), size: (1.0, 1.0), resolution: (20, 20),
+                              mass: 0.2, {tear} pins: [(0, 0), (0, 3), (0, 6), (0, 9)])])"
+    ));
+    w.set_hand(catenary::solver::Hand {
+        max_force: f32::INFINITY,
+    });
+    let corner = w.bodies()[0].range().end - 1;
+    let from = w.particles.pos[corner];
+    w.grab(corner);
+    for frame in 1..=60 {
+        let t = frame as f32 / 60.0;
+        w.drag_to(from + Vec3::new(2.0, -2.0, 0.0) * t);
+        w.step();
+    }
+    w.release(None);
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    w
+}
+
+fn body_mass(w: &World) -> f64 {
+    let m = w.particles.mass();
+    w.bodies()[0].range().map(|i| m[i] as f64).sum()
+}
+
+#[test]
+fn a_yanked_sheet_splits_into_pieces_and_keeps_its_mass() {
+    let w = yanked("tear_force: 5.0,");
+    let body = &w.bodies()[0];
+    let copies = body.count - 400;
+    let pieces = w.pieces()[0];
+    let mass = body_mass(&w);
+    println!("{copies} copies, {pieces} pieces, mass {mass:.9} kg");
+    assert!(copies > 0, "the tear split particles");
+    assert!(pieces >= 2, "{pieces}");
+    // Each split hands a share of one particle's mass to its copy: the
+    // sum stays 0.2 kg up to f32 rounding of each share (≈ 1e-7 relative).
+    assert!((mass / 0.2 - 1.0).abs() < 1e-5, "{mass}");
+    let whole = yanked("");
+    assert_eq!(whole.bodies()[0].count, 400, "no tear limit: no split");
+    assert_eq!(whole.pieces()[0], 1);
+}
+
+#[test]
+fn every_face_of_a_torn_sheet_keeps_the_links_of_its_three_edges() {
+    // A split moves or duplicates each link with the triangles that have
+    // its edge, so no face is left hanging on fewer links (a sliver that
+    // would stretch across the gap). Faces whose link broke without a
+    // split are not drawn and are left out.
+    let w = yanked("tear_force: 5.0,");
+    let body = &w.bodies()[0];
+    let faces = body.faces.as_ref().expect("a tearable cloth has faces");
+    let links: std::collections::HashSet<(usize, usize)> = (w.constraints.iter())
+        .map(|l| (l.a.min(l.b), l.a.max(l.b)))
+        .collect();
+    let mut drawn = 0;
+    for (t, _) in faces
+        .triangles
+        .iter()
+        .zip(&faces.dead)
+        .filter(|(_, d)| !**d)
+    {
+        drawn += 1;
+        for k in 0..3 {
+            let (a, b) = (t[k] as usize, t[(k + 1) % 3] as usize);
+            assert!(links.contains(&(a.min(b), a.max(b))), "face {t:?}");
+        }
+    }
+    let dead = faces.dead.iter().filter(|d| **d).count();
+    println!("{drawn} faces drawn, {dead} left out");
+    assert!(drawn > faces.triangles.len() * 9 / 10);
+}
+
+#[test]
+fn the_two_sides_of_a_cut_move_apart() {
+    // A copy starts where its original is; once the cut opens they part.
+    let w = yanked("tear_force: 5.0,");
+    let body = &w.bodies()[0];
+    let faces = body.faces.as_ref().unwrap();
+    let pos = &w.particles.pos;
+    let widest = (400..body.count)
+        .map(|k| {
+            let original = body.first + faces.origin[k] as usize;
+            pos[body.first + k].distance(pos[original])
+        })
+        .fold(0f32, f32::max);
+    println!("widest gap between a copy and its original: {widest:.3} m");
+    assert!(widest > 0.5, "{widest}");
+}
