@@ -301,7 +301,7 @@ fn hinge_of(
     w.constraints.sort_colours();
     let hinge = [0, 1, 2, 3];
     let rest = dihedral_angle(&w.particles.pos, hinge).unwrap();
-    w.quads.add(QuadKind::Dihedral, hinge, rest, alpha, 0);
+    w.add_quad(QuadKind::Dihedral, hinge, rest, alpha, 0);
     // Bend: turn the second wing about the edge by `angle`.
     let bent = wing(std::f32::consts::PI + angle, 0.6);
     w.set_particle(1, bent, glam::Vec3::ZERO);

@@ -153,6 +153,32 @@ fn colourings_stay_valid_through_tearing_pins_and_new_constraints() {
     assert!(star.constraints.colouring_is_valid(star.particles.len()));
 }
 
+#[test]
+fn links_and_four_particle_constraints_share_colours_without_sharing_a_particle() {
+    // Colouring them together (issue 11) runs a colour's links, hinges and
+    // tetrahedra in one phase: fewer barriers than one set of colours
+    // after the other, and still no particle twice in a colour.
+    for name in [
+        "soft_bodies.ron",
+        "balloon_on_string.ron",
+        "cloth_dihedral.ron",
+    ] {
+        let mut w = scene_world(name);
+        w.set_threads(2);
+        let (links, quads) = (w.constraints.colour_count(), w.quads.colour_count());
+        println!(
+            "{name}: {} phases for {links} link and {quads} quad colours",
+            w.colour_count()
+        );
+        assert!(w.colour_count() < links + quads, "{name}");
+        for _ in 0..30 {
+            w.step();
+        }
+        assert!(w.colouring_is_valid(), "{name}");
+        assert_sane(&w, 100.0);
+    }
+}
+
 /// A free 1 kg hub hanging from `n` links of compliance α to pinned
 /// anchors on a ring of radius 0.5 m, 1 m above it.
 fn free_hub(n: usize, alpha: f32) -> World {

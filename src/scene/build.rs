@@ -396,7 +396,7 @@ fn dihedrals(world: &mut World, body: usize, rows: usize, cols: usize, first: us
     }
     for h in hinges {
         let rest = dihedral_angle(&world.particles.pos, h).unwrap_or(0.0);
-        world.quads.add(QuadKind::Dihedral, h, rest, bend, body);
+        world.add_quad(QuadKind::Dihedral, h, rest, bend, body);
     }
 }
 

@@ -197,7 +197,7 @@ pub(super) fn balloon(world: &mut World, body: usize, b: &BalloonDef) -> Shape {
         for h in hinges(&triangles) {
             let h = h.map(|i| first + i as usize);
             let rest = dihedral_angle(&world.particles.pos, h).unwrap_or(0.0);
-            world.quads.add(QuadKind::Dihedral, h, rest, bend, body);
+            world.add_quad(QuadKind::Dihedral, h, rest, bend, body);
         }
     }
     pin(world, first, unit.len(), &b.pins);
@@ -228,9 +228,7 @@ pub(super) fn soft_box(world: &mut World, body: usize, s: &SoftBoxDef) -> Shape 
     for t in tets {
         let t = t.map(|i| first + i as usize);
         let rest = crate::solver::tetrahedron_volume(&world.particles.pos, t);
-        world
-            .quads
-            .add(QuadKind::Volume, t, rest, s.volume_compliance, body);
+        world.add_quad(QuadKind::Volume, t, rest, s.volume_compliance, body);
     }
     pin(world, first, s.particle_count() as usize, &s.pins);
     Shape::Closed { triangles: skin }

@@ -4,9 +4,61 @@
 
 use glam::Vec3;
 
-use super::{Enclosed, LinkKind, Shape, Tethers, World, enclosed_volume};
+use super::{Enclosed, LinkKind, MAX_COLOURS, QuadKind, Shape, Tethers, World, enclosed_volume};
 
 impl World {
+    /// Adds a four-particle constraint of `kind` on particles `p` with
+    /// rest value `rest` and compliance α, for body `body`, in the lowest
+    /// colour none of its particles has — of links or of quads, which
+    /// share the colours and are solved colour by colour together.
+    pub fn add_quad(
+        &mut self,
+        kind: QuadKind,
+        p: [usize; 4],
+        rest: f32,
+        compliance: f32,
+        body: usize,
+    ) {
+        let colour = self.constraints.free_colour(&p);
+        assert!(
+            colour < MAX_COLOURS,
+            "a particle in more than {MAX_COLOURS} colours of constraints"
+        );
+        self.constraints.mark_colour(&p, colour, true);
+        self.quads.push(colour, kind, p, rest, compliance, body);
+    }
+
+    /// Colours that hold links or four-particle constraints: the phases
+    /// (barriers) of one Gauss–Seidel pass.
+    pub fn colour_count(&self) -> usize {
+        let n = self.constraints.batches.len().max(self.quads.idx.len());
+        (0..n)
+            .filter(|&c| {
+                self.constraints.batches.get(c).is_some_and(|b| b.len() > 0)
+                    || self.quads.idx.get(c).is_some_and(|q| !q.is_empty())
+            })
+            .count()
+    }
+
+    /// True when no particle has two constraints of one colour, links and
+    /// four-particle constraints together (the overflow batch aside).
+    pub fn colouring_is_valid(&self) -> bool {
+        let n = self.particles.len();
+        let mut seen = vec![0u64; n];
+        let mut fresh = |i: usize, c: usize| {
+            let was = seen[i] >> c & 1 == 0;
+            seen[i] |= 1 << c;
+            was
+        };
+        let links = self.constraints.iter_coloured();
+        let links_ok = links
+            .filter(|&(c, _)| c < MAX_COLOURS)
+            .all(|(c, l)| fresh(l.a, c) & fresh(l.b, c));
+        let quads_ok = (self.quads.idx.iter().enumerate())
+            .all(|(c, q)| q.iter().flatten().all(|&i| fresh(i as usize, c)));
+        links_ok && quads_ok
+    }
+
     /// Gives body `body` a rest shape — its particles' positions when
     /// undeformed — so it can self-collide: particles that close at rest
     /// (neighbours) never push each other.

@@ -111,7 +111,9 @@ impl Batch {
 #[derive(Clone, Debug, Default)]
 pub struct DistanceConstraints {
     pub(crate) batches: Vec<Batch>,
-    /// Per particle: bit c is set when the particle has a constraint of colour c.
+    /// Per particle: bit c is set when the particle has a constraint of
+    /// colour c — a link here or a four-particle constraint in `Quads`,
+    /// which share the colours (see `World::add_quad`).
     colour_mask: Vec<u64>,
     /// True when some constraint can tear (skips the tearing pass otherwise).
     can_tear: bool,
@@ -302,6 +304,32 @@ impl DistanceConstraints {
         }
     }
 
+    /// The lowest colour free at every particle of `ps`; [`MAX_COLOURS`]
+    /// when none is.
+    pub(crate) fn free_colour(&self, ps: &[usize]) -> usize {
+        let used = ps.iter().fold(0u64, |m, &i| {
+            m | self.colour_mask.get(i).copied().unwrap_or(0)
+        });
+        ((!used).trailing_zeros() as usize).min(OVERFLOW)
+    }
+
+    /// Marks colour `colour` (< [`MAX_COLOURS`]) taken or free at the
+    /// particles `ps`, for a constraint of another store (`Quads`).
+    pub(crate) fn mark_colour(&mut self, ps: &[usize], colour: usize, taken: bool) {
+        debug_assert!(colour < OVERFLOW);
+        for &i in ps {
+            if self.colour_mask.len() <= i {
+                self.colour_mask.resize(i + 1, 0);
+            }
+            debug_assert_eq!(self.colour_mask[i] >> colour & 1 == 1, !taken);
+            if taken {
+                self.colour_mask[i] |= 1 << colour;
+            } else {
+                self.colour_mask[i] &= !(1u64 << colour);
+            }
+        }
+    }
+
     /// Appends to `out` the particle pairs of every constraint stretched
     /// past its tear strain, or pulling harder than its tear force in the
     /// last substep of length `h`, colour by colour.
@@ -445,18 +473,26 @@ impl DistanceConstraints {
         found.is_some()
     }
 
-    /// Every constraint, colour by colour.
-    pub fn iter(&self) -> impl Iterator<Item = LinkView> + '_ {
-        self.batches.iter().flat_map(|b| {
-            (0..b.len()).map(move |i| LinkView {
-                a: b.a[i] as usize,
-                b: b.b[i] as usize,
-                rest: b.rest[i],
-                compliance: b.compliance[i],
-                lambda: b.lambda[i],
-                tag: b.tag[i],
+    /// Every constraint with its colour, colour by colour.
+    pub(crate) fn iter_coloured(&self) -> impl Iterator<Item = (usize, LinkView)> + '_ {
+        (self.batches.iter().enumerate()).flat_map(|(c, b)| {
+            (0..b.len()).map(move |i| {
+                let view = LinkView {
+                    a: b.a[i] as usize,
+                    b: b.b[i] as usize,
+                    rest: b.rest[i],
+                    compliance: b.compliance[i],
+                    lambda: b.lambda[i],
+                    tag: b.tag[i],
+                };
+                (c, view)
             })
         })
+    }
+
+    /// Every constraint, colour by colour.
+    pub fn iter(&self) -> impl Iterator<Item = LinkView> + '_ {
+        self.iter_coloured().map(|(_, view)| view)
     }
 
     /// Sets the compliance (m/N) of the constraint between particles `a`

@@ -7,13 +7,14 @@
 //!    drag and lift on the cloth triangles around it (see [`Aero`]),
 //!    then `x_prev ← x; x ← x + v·h`;
 //! 2. λ ← 0 for every constraint;
-//! 3. `iterations` Gauss–Seidel passes; for C = |x_a − x_b| − L,
-//!    n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h²:
+//! 3. `iterations` Gauss–Seidel passes, colour by colour; for a distance
+//!    constraint C = |x_a − x_b| − L, n = (x_a − x_b)/|x_a − x_b|, α̃ = α/h²:
 //!    `Δλ = (−C − α̃λ) / (w_a + w_b + α̃)`,
-//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`; then the
-//!    four-particle constraints — dihedral bending, tetrahedron volume —
-//!    colour by colour (see [`Quads`]), then each closed surface's global
-//!    volume (see [`Enclosed`]); after each pass, tethered particles
+//!    `λ += Δλ; x_a += w_a Δλ n; x_b −= w_b Δλ n`; the four-particle
+//!    constraints — dihedral bending, tetrahedron volume — share the
+//!    colours and run in the same phase as their colour's links (see
+//!    [`Quads`]); then each closed surface's global volume (see
+//!    [`Enclosed`]); after each pass, tethered particles
 //!    farther from their pin than their rest distance along the body move
 //!    back onto that sphere (see [`Tethers`]);
 //! 4. collisions: self-collision within a body, then ground, spheres and

@@ -13,10 +13,11 @@
 //! constraint's dashpot with ∇C in place of n (DESIGN §2 step 6), see
 //! [`damp`].
 //!
-//! Constraints of both kinds are coloured together (no two of a colour
-//! share a particle) and solved colour by colour after the distance
-//! colours, each colour split among the threads: bit-identical for any
-//! thread count.
+//! They share the distance constraints' colours (see `World::add_quad`):
+//! no particle has two constraints of one colour, whatever their kinds,
+//! so colour c's links and four-particle constraints are solved in one
+//! phase, each split among the threads: bit-identical for any thread
+//! count.
 
 use glam::{DVec3, Vec3};
 
@@ -44,8 +45,6 @@ pub struct Quads {
     pub(crate) body: Vec<Vec<u32>>,
     /// Per colour: accumulated λ of the current substep.
     pub(crate) lambda: Vec<Vec<f32>>,
-    /// Per particle: bit k set when a constraint of colour k touches it.
-    used: Vec<u64>,
 }
 
 impl Quads {
@@ -64,31 +63,30 @@ impl Quads {
         self.kind.iter().flatten().filter(|&&k| k == kind).count()
     }
 
-    /// Number of colours.
+    /// Number of colours that hold some of them.
     pub fn colour_count(&self) -> usize {
-        self.idx.len()
+        self.idx.iter().filter(|c| !c.is_empty()).count()
     }
 
     /// Adds a constraint of `kind` on particles `p` with rest value `rest`
-    /// and compliance α, in the first colour none of its particles has.
-    pub fn add(&mut self, kind: QuadKind, p: [usize; 4], rest: f32, compliance: f32, body: usize) {
-        let top = p.iter().copied().max().unwrap_or(0);
-        if self.used.len() <= top {
-            self.used.resize(top + 1, 0);
-        }
-        let taken = p.iter().fold(0u64, |m, &i| m | self.used[i]);
-        let colour = (!taken).trailing_zeros() as usize;
-        assert!(colour < 64, "a particle in more than 63 colours of quads");
-        if colour == self.idx.len() {
+    /// and compliance α in colour `colour`, which none of its particles
+    /// has (see `World::add_quad`, which picks it).
+    pub(crate) fn push(
+        &mut self,
+        colour: usize,
+        kind: QuadKind,
+        p: [usize; 4],
+        rest: f32,
+        compliance: f32,
+        body: usize,
+    ) {
+        while self.idx.len() <= colour {
             for v in [&mut self.rest, &mut self.compliance, &mut self.lambda] {
                 v.push(Vec::new());
             }
             self.idx.push(Vec::new());
             self.kind.push(Vec::new());
             self.body.push(Vec::new());
-        }
-        for &i in &p {
-            self.used[i] |= 1 << colour;
         }
         self.idx[colour].push(p.map(|i| i as u32));
         self.kind[colour].push(kind);
@@ -111,35 +109,20 @@ impl Quads {
         }
     }
 
-    /// Makes room for `particles` particles, so renaming a corner to a
-    /// split particle's copy allocates nothing.
-    pub(crate) fn reserve_for_splits(&mut self, particles: usize) {
-        if self.used.len() < particles {
-            self.used.resize(particles, 0);
-        }
-    }
-
-    /// Moves corner `from` of constraint (`c`, `k`) to particle `to`, which
-    /// has no constraint of that colour (a split particle's copy).
+    /// Moves corner `from` of constraint (`c`, `k`) to particle `to`,
+    /// which has no constraint of that colour (a split particle's copy;
+    /// the caller moves the colour in the shared mask).
     pub(crate) fn rename(&mut self, (c, k): (usize, usize), from: usize, to: usize) {
         for i in &mut self.idx[c][k] {
             if *i as usize == from {
                 *i = to as u32;
             }
         }
-        if self.used.len() <= to {
-            self.used.resize(to + 1, 0);
-        }
-        debug_assert_eq!(self.used[to] & (1 << c), 0);
-        self.used[from] &= !(1u64 << c);
-        self.used[to] |= 1 << c;
     }
 
     /// Removes constraint (`c`, `k`) (order inside a colour is free).
+    /// The caller frees the colour at its particles in the shared mask.
     pub(crate) fn remove(&mut self, (c, k): (usize, usize)) {
-        for &i in &self.idx[c][k] {
-            self.used[i as usize] &= !(1u64 << c);
-        }
         self.idx[c].swap_remove(k);
         self.kind[c].swap_remove(k);
         self.rest[c].swap_remove(k);

@@ -249,13 +249,15 @@ impl World {
                 self.constraints.rename(at, a, copy);
             }
         }
+        for &(c, k) in &s.hinges {
+            self.quads.rename((c, k), a, copy);
+            self.constraints.mark_colour(&[a], c, false);
+            self.constraints.mark_colour(&[copy], c, true);
+        }
         for &(at, how) in &s.follow {
             if let Follow::Both = how {
                 self.constraints.duplicate(at, a, copy);
             }
-        }
-        for &at in &s.hinges {
-            self.quads.rename(at, a, copy);
         }
         // Swap-removals last, from the back of each colour.
         s.removed.sort_unstable_by(|x, y| y.cmp(x));
@@ -263,8 +265,10 @@ impl World {
             self.constraints.remove_at(at);
         }
         s.torn_hinges.sort_unstable_by(|x, y| y.cmp(x));
-        for &at in &s.torn_hinges {
-            self.quads.remove(at);
+        for &(c, k) in &s.torn_hinges {
+            let corners = self.quads.idx[c][k].map(|i| i as usize);
+            self.constraints.mark_colour(&corners, c, false);
+            self.quads.remove((c, k));
         }
         if !self.split_bodies.contains(&body) {
             self.split_bodies.push(body);
@@ -283,7 +287,6 @@ impl World {
         let n = self.particles.len();
         // Each split adds at most one link per colour (they all touch the copy).
         self.constraints.reserve_for_splits(n, spares);
-        self.quads.reserve_for_splits(n);
         // A tear uses a spare slot or removes one of the links there are.
         let tears = self.constraints.tearable() + 3 * spares;
         self.tears.reserve(tears);

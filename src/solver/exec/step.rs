@@ -201,7 +201,8 @@ pub(crate) struct Frame<'a> {
     pub prepare: bool,
     pub particles: RawParticles,
     pub batches: &'a [RawBatch],
-    /// Four-particle colours, solved after the distance colours.
+    /// Four-particle constraints by colour, solved with the distance
+    /// constraints of the same colour.
     pub quads: &'a [RawQuads],
     /// Closed surfaces' volumes, solved after the quads.
     pub volumes: RawVolumes,
@@ -258,10 +259,13 @@ impl Frame<'_> {
             unsafe { self.predict(mine.clone(), h, drag, t, f) };
             team.sync();
             for iteration in 0..s.iterations {
-                // An empty colour (made ready for tears) needs no barrier;
-                // every thread skips it alike.
-                for b in self.batches.iter().filter(|b| b.len > 0) {
-                    if let Some(range) = self.my_constraints(b, team) {
+                // Colour by colour, its links and its four-particle
+                // constraints together (they share no particle); every
+                // thread sees the same colours, so they meet at each barrier.
+                for (b, d) in self.colours() {
+                    if let Some((b, range)) =
+                        b.and_then(|b| Some((b, self.my_constraints(b, team)?)))
+                    {
                         // SAFETY: a colour's constraints share no particle and
                         // the threads' ranges are disjoint; barriers between colours.
                         unsafe {
@@ -272,13 +276,12 @@ impl Frame<'_> {
                             }
                         }
                     }
-                    team.sync();
-                }
-                for d in self.quads {
-                    let range = team.share(d.len);
-                    // SAFETY: a colour's constraints share no particle and
-                    // the threads' ranges are disjoint; barriers between colours.
-                    unsafe { self.quad(d, range, h, k, xpbd, iteration == 0) };
+                    if let Some(d) = d {
+                        let range = team.share(d.len);
+                        // SAFETY: as for the links: the colour's quads share no
+                        // particle with each other or its links.
+                        unsafe { self.quad(d, range, h, k, xpbd, iteration == 0) };
+                    }
                     team.sync();
                 }
                 if self.volumes.len > 0 {
@@ -309,18 +312,19 @@ impl Frame<'_> {
             if damped {
                 // Step 6 reads other threads' particles: wait for their step 5.
                 team.sync();
-                for b in self.batches.iter().filter(|b| b.len > 0) {
-                    if let Some(range) = self.my_constraints(b, team) {
+                for (b, d) in self.colours() {
+                    if let Some((b, range)) =
+                        b.and_then(|b| Some((b, self.my_constraints(b, team)?)))
+                    {
                         // SAFETY: as for the projections: disjoint constraints
                         // and particles per colour, barriers between colours.
                         unsafe { b.damp(range, p.pos, p.vel, p.inv_mass, p.lost) };
                     }
-                    team.sync();
-                }
-                for d in self.quads {
-                    let range = team.share(d.len);
-                    // SAFETY: as for the quads' projections.
-                    unsafe { self.damp_quads(d, range, s.damping * h) };
+                    if let Some(d) = d {
+                        let range = team.share(d.len);
+                        // SAFETY: as for the quads' projections.
+                        unsafe { self.damp_quads(d, range, s.damping * h) };
+                    }
                     team.sync();
                 }
                 if self.volumes.len > 0 {
@@ -338,6 +342,19 @@ impl Frame<'_> {
 
     /// This thread's constraints of batch `b`: a share of an independent
     /// colour, or all of the sequential overflow batch for thread 0.
+    /// Each colour that holds something: its links and its four-particle
+    /// constraints (an empty colour, made ready for tears, needs no phase).
+    fn colours(&self) -> impl Iterator<Item = (Option<&RawBatch>, Option<&RawQuads>)> {
+        (0..self.batches.len().max(self.quads.len()))
+            .map(|c| {
+                (
+                    self.batches.get(c).filter(|b| b.len > 0),
+                    self.quads.get(c).filter(|d| d.len > 0),
+                )
+            })
+            .filter(|(b, d)| b.is_some() || d.is_some())
+    }
+
     fn my_constraints(&self, b: &RawBatch, team: &Team) -> Option<std::ops::Range<usize>> {
         match (b.sequential, team.index) {
             (false, _) => Some(team.share(b.len)),
