@@ -103,3 +103,22 @@ fn the_two_sides_of_a_cut_move_apart() {
     println!("widest gap between a copy and its original: {widest:.3} m");
     assert!(widest > 0.5, "{widest}");
 }
+
+#[test]
+fn a_tear_limit_changed_at_run_time_applies_to_the_next_frames() {
+    // The panel's tear slider: tearing.ron's sheet, whose drivers stretch
+    // it past 30%, holds with a 1000% limit and tears once it is 5%.
+    let mut w = scene_world("tearing.ron");
+    w.constraints.set_tear_strain(0, 10.0);
+    for _ in 0..120 {
+        w.step();
+    }
+    assert!(w.tears().is_empty(), "{} tears", w.tears().len());
+    w.constraints.set_tear_strain(0, 0.05);
+    for _ in 0..60 {
+        w.step();
+    }
+    println!("{} tears after the limit fell to 5%", w.tears().len());
+    assert!(!w.tears().is_empty());
+    assert!(w.bodies()[0].count > 40 * 28, "and they split particles");
+}

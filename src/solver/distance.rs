@@ -281,6 +281,28 @@ impl DistanceConstraints {
         });
     }
 
+    /// Gives every constraint of `body` but its joins a tear strain: it
+    /// breaks when stretched past it.
+    pub fn set_tear_strain(&mut self, body: usize, strain: f32) {
+        debug_assert!(strain > 0.0);
+        let mut added = 0;
+        for batch in &mut self.batches {
+            for i in 0..batch.len() {
+                let tag = batch.tag[i];
+                if tag.body as usize == body && tag.kind != LinkKind::Join {
+                    let was = batch.tear_strain[i].is_finite() || batch.tear_force[i].is_finite();
+                    added += usize::from(!was);
+                    batch.tear_strain[i] = strain;
+                }
+            }
+        }
+        if strain.is_finite() && added > 0 {
+            self.can_tear = true;
+            self.tearable += added;
+            self.broken.reserve(self.tearable - self.broken.len());
+        }
+    }
+
     /// Gives the constraint between particles `a` and `b` a tear force (N).
     pub fn set_link_tear_force(&mut self, a: usize, b: usize, force: f32) {
         let pair = (a.min(b) as u32, a.max(b) as u32);
