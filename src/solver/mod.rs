@@ -506,6 +506,8 @@ impl World {
         if !self.settings.is_valid() {
             return;
         }
+        // Splits made outside a step (`tear_link`) since the last one.
+        self.refresh_split();
         let particles = &self.particles;
         self.tethers.refresh(
             particles.len(),
