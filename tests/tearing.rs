@@ -122,3 +122,41 @@ fn a_tear_limit_changed_at_run_time_applies_to_the_next_frames() {
     assert!(!w.tears().is_empty());
     assert!(w.bodies()[0].count > 40 * 28, "and they split particles");
 }
+
+#[test]
+fn tearing_with_every_table_that_follows_a_body_gives_the_same_bits_on_1_2_and_4_threads() {
+    // A split rebuilds the tables that follow the cloth's particles: rest
+    // shape and self-collision, tethers, air on the faces, contacts with
+    // the rope. The world stays finite and thread-count independent.
+    let run = |threads: usize| {
+        let mut w = world(
+            "Scene(solver: (body_collisions: true, wind: (2.0, 0.0, 1.0)),
+              bodies: [Cloth(origin: (0.0, 2.0, 0.0), size: (1.0, 1.0), resolution: (16, 16),
+                             mass: 0.2, tear_force: 1.0, self_collision: true, tethers: true,
+                             aero_drag: 1.2, aero_lift: 0.5, bending: Dihedral,
+                             bend_compliance: 0.5, pins: [(0, 0), (0, 8)]),
+                       Rope(start: (0.2, 2.5, 0.3), end: (0.8, 2.5, 0.3), segments: 12)])",
+        );
+        w.set_threads(threads);
+        w.set_hand(catenary::solver::Hand {
+            max_force: f32::INFINITY,
+        });
+        let corner = w.bodies()[0].range().end - 1;
+        let from = w.particles.pos[corner];
+        w.grab(corner);
+        for frame in 1..=90 {
+            w.drag_to(from + Vec3::new(1.5, -1.0, 0.5) * (frame as f32 / 60.0).min(1.0));
+            w.step();
+        }
+        assert_sane(&w, 10.0);
+        assert!(w.colouring_is_valid());
+        w
+    };
+    let one = run(1);
+    let copies = one.bodies()[0].count - 256;
+    println!("{copies} copies, {} pieces", one.pieces()[0]);
+    assert!(copies > 0);
+    for threads in [2, 4] {
+        assert!(run(threads).particles.pos == one.particles.pos, "{threads} threads");
+    }
+}
