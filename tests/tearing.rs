@@ -157,6 +157,9 @@ fn tearing_with_every_table_that_follows_a_body_gives_the_same_bits_on_1_2_and_4
     println!("{copies} copies, {} pieces", one.pieces()[0]);
     assert!(copies > 0);
     for threads in [2, 4] {
-        assert!(run(threads).particles.pos == one.particles.pos, "{threads} threads");
+        assert!(
+            run(threads).particles.pos == one.particles.pos,
+            "{threads} threads"
+        );
     }
 }
