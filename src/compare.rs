@@ -26,7 +26,10 @@ pub fn mirror(from: &World, to: &mut World) {
     if to.hand() != from.hand() {
         to.set_hand(from.hand());
     }
-    match (from.grabbed(), to.grabbed()) {
+    // A copy one lane's tear made may be a spare slot in the other: that
+    // lane's hand lets go instead.
+    let grabbed = from.grabbed().filter(|&i| !to.particles.is_spare(i));
+    match (grabbed, to.grabbed()) {
         (Some(i), held) => {
             if held != Some(i) {
                 to.grab(i);
