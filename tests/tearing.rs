@@ -163,3 +163,42 @@ fn tearing_with_every_table_that_follows_a_body_gives_the_same_bits_on_1_2_and_4
         );
     }
 }
+
+#[test]
+fn a_cloth_whose_pinned_particle_split_saves_and_loads_back_as_it_was() {
+    // The copy of a pinned particle is pinned too; the scene's `pins`
+    // name it by its original's row and column, the state by its index.
+    let path = std::path::Path::new("<test>");
+    let mut scene = catenary::scene::parse(
+        "Scene(bodies: [Cloth(origin: (0.0, 1.0, 0.0), size: (0.3, 0.3), resolution: (4, 4),
+                              tear_strain: 0.5, pins: [(1, 1)])])",
+        path,
+    )
+    .unwrap();
+    let mut w = scene.build();
+    assert!(w.tear_link(5, 6), "splits particle 5, row 1 column 1");
+    assert!(w.particles.is_pinned(16), "its copy keeps the pin");
+    for _ in 0..10 {
+        w.step();
+    }
+    scene.capture(&w);
+    scene.capture_state(&w);
+    let text = scene.to_ron();
+    let again = catenary::scene::parse(&text, path).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let catenary::scene::BodyDef::Cloth(cl) = &again.bodies[0] else {
+        unreachable!()
+    };
+    assert_eq!(cl.pins, [(1, 1)]);
+    let mut resumed = again.build();
+    assert_eq!(resumed.bodies()[0].count, 17);
+    assert!(resumed.particles.is_pinned(16));
+    let mut rest = w.clone();
+    for _ in 0..30 {
+        rest.step();
+        resumed.step();
+    }
+    assert!(
+        rest.particles.pos == resumed.particles.pos,
+        "resumed bit-exactly"
+    );
+}

@@ -25,10 +25,15 @@ impl Scene {
                 (BodyDef::Cloth(c), Shape::Cloth { columns, .. }) => {
                     c.self_collision = world.self_collision(b);
                     c.tethers = world.tethers().has(b);
-                    c.pins = pinned
-                        .map(|i| i - body.first)
+                    // A copy made by a tear is pinned where its original is.
+                    let grid = |k: usize| body.faces.as_ref().map_or(k, |f| f.origin[k] as usize);
+                    let mut pins: Vec<(i64, i64)> = pinned
+                        .map(|i| grid(i - body.first))
                         .map(|i| ((i / columns) as i64, (i % columns) as i64))
                         .collect();
+                    pins.sort_unstable();
+                    pins.dedup();
+                    c.pins = pins;
                 }
                 (BodyDef::Mesh(m), _) => {
                     for (k, p) in m.particles.iter_mut().enumerate() {
