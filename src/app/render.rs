@@ -85,9 +85,6 @@ pub struct Renderer {
     pub(super) mesh: Option<Mesh>,
     /// Per-particle value of the colour mode.
     value: Vec<f32>,
-    /// Per particle: which cloth edges from it still exist (bits: right, down, diagonal ↘);
-    /// torn cells are not drawn.
-    edges: Vec<u8>,
     pub(super) normals: Vec<Vec3>,
     /// Per particle: its rope ring's tangent and first axis (see
     /// `tube::rope_frames`); zeros off ropes.
@@ -226,11 +223,7 @@ impl Renderer {
         let n = world.particles.len();
         self.value.clear();
         self.value.resize(n, 0.0);
-        self.edges.clear();
-        // Without tearing every cell is whole: skip the pass over the constraints.
-        let whole = !world.constraints.can_tear();
-        self.edges.resize(n, if whole { 0xff } else { 0 });
-        if whole && mode == ColourMode::Plain {
+        if mode == ColourMode::Plain {
             return;
         }
         let pos = &world.particles.pos;
@@ -244,18 +237,6 @@ impl Renderer {
             self.value[l.a] = self.value[l.a].max(v);
             self.value[l.b] = self.value[l.b].max(v);
             max = max.max(v);
-            if let Shape::Cloth { columns, .. } = world.bodies()[l.tag.body as usize].shape
-                && matches!(l.tag.kind, LinkKind::Stretch | LinkKind::Shear)
-            {
-                let (lo, hi) = (l.a.min(l.b), l.a.max(l.b));
-                let bit = match hi - lo {
-                    1 => 1,
-                    d if d == columns => 2,
-                    d if d == columns + 1 => 4,
-                    _ => 0, // the other diagonal and bending: not needed for faces
-                };
-                self.edges[lo] |= bit;
-            }
         }
         let fixed = match mode {
             ColourMode::Plain => None,
@@ -326,19 +307,13 @@ impl Renderer {
                         mesh.vertices.push(v);
                     }
                 }
+                // A cloth drawn by its grid never tears (a tearable one
+                // has faces, see `torn_cloth`): every cell is whole.
                 for r in 0..band_rows - 1 {
                     for dc in 0..width - 1 {
-                        let i = first + (band_start + r) * cols + col_start + dc;
-                        let e = |k: usize| self.edges[k];
                         let v = |dr: usize, dc2: usize| (base + (r + dr) * width + dc + dc2) as u16;
-                        if e(i) & 4 != 0 {
-                            if e(i) & 1 != 0 && e(i + 1) & 2 != 0 {
-                                mesh.indices.extend([v(0, 0), v(0, 1), v(1, 1)]);
-                            }
-                            if e(i) & 2 != 0 && e(i + cols) & 1 != 0 {
-                                mesh.indices.extend([v(0, 0), v(1, 1), v(1, 0)]);
-                            }
-                        }
+                        mesh.indices.extend([v(0, 0), v(0, 1), v(1, 1)]);
+                        mesh.indices.extend([v(0, 0), v(1, 1), v(1, 0)]);
                     }
                 }
                 flush(&mut mesh);
