@@ -213,6 +213,7 @@ struct State {
     fps: f32,
     /// Anti-aliasing on.
     antialias: bool,
+    plot_detail: bool,
     /// What the anti-aliasing trial measured: ms per frame with and without.
     antialias_ms: Option<(f32, f32)>,
     errors: Vec<String>,
@@ -233,6 +234,7 @@ impl State {
             hint: false,
             fps: 0.0,
             antialias: false,
+            plot_detail: true,
             antialias_ms: None,
             errors: vec![],
             particles: vec![],
@@ -249,6 +251,7 @@ impl State {
                 "hint" => s.hint = rest == "true",
                 "fps" => s.fps = rest.parse().ok()?,
                 "antialias" => s.antialias = rest == "true",
+                "plot_detail" => s.plot_detail = rest == "true",
                 "antialias_ms" => {
                     let (a, b) = rest.split_once(' ')?;
                     s.antialias_ms = Some((a.parse().ok()?, b.parse().ok()?));
@@ -819,6 +822,10 @@ fn smooth_edges_blend_the_rope_into_the_background_and_are_dropped_where_they_co
         s.antialias, s.antialias_ms
     );
     assert!(!s.antialias, "llvmpipe: FXAA should not be affordable");
+    assert!(
+        !s.plot_detail,
+        "nor the energy plot's fills, dropped with it"
+    );
 }
 
 /// A rope held still along its whole length (every particle pinned),

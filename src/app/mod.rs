@@ -410,9 +410,12 @@ impl App {
                 self.display.antialias = kept;
                 self.aa_measured = Some((with, without));
                 if !kept {
+                    // A renderer that slow (software) also pays much for
+                    // the plots' grid lines and overlapping fills.
+                    self.display.plot_detail = false;
                     self.status = format!(
-                        "smooth edges off: {with:.0} ms per frame with them, {without:.0} ms \
-                         without (software rendering?)"
+                        "smooth edges, plot grids and fills off: {with:.0} ms per frame with smooth \
+                         edges, {without:.0} ms without (software rendering?)"
                     );
                 }
                 self.aa_trial = None;

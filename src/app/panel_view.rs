@@ -29,6 +29,12 @@ impl App {
                 "bodies and colliders cast shadows on the ground, along the key light",
             );
         });
+        ui.checkbox(&mut d.plot_detail, "plot grids and fills")
+            .on_hover_text(
+                "grid lines in the plots and the energy plot's layers as stacked areas (lines \
+             when off); under software rendering they cost a fifth of the frame, so the \
+             window drops them with the smooth edges when those prove too slow",
+            );
         ui.checkbox(&mut d.chain_links, "chains as links")
             .on_hover_text(
                 "draw ropes as chains: one link per segment, each turned 90° from the last, \
@@ -177,11 +183,13 @@ impl App {
                 match rope {
                     Some((b, (curve, mu))) => {
                         ui.columns(2, |cols| {
-                            self.history.ui(&mut cols[0]);
-                            plots::tension_along(&mut cols[1], &self.world, b, &curve, mu);
+                            self.history.ui(&mut cols[0], self.display.plot_detail);
+                            let rope = (b, &curve, mu);
+                            let detail = self.display.plot_detail;
+                            plots::tension_along(&mut cols[1], &self.world, rope, detail);
                         });
                     }
-                    None => self.history.ui(ui),
+                    None => self.history.ui(ui, self.display.plot_detail),
                 }
             });
     }

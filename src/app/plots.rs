@@ -129,12 +129,14 @@ impl History {
 
     /// Two plots side by side: max strain (%) and energy (J) against time
     /// (s), a line per lane.
-    pub fn ui(&self, ui: &mut egui::Ui) {
+    /// `detail`: grid lines and filled layers (see [`Display::plot_detail`](super::render::Display)).
+    pub fn ui(&self, ui: &mut egui::Ui, detail: bool) {
         let series = |lane: usize, f: fn(&Sample) -> [f64; 2]| -> PlotPoints {
             self.thinned(lane, f).into()
         };
         let plot = |id: &str| {
             Plot::new(id.to_owned())
+                .show_grid(detail)
                 .legend(Legend::default())
                 .allow_scroll(false)
                 .allow_drag(false)
@@ -200,7 +202,7 @@ impl History {
                     }
                 });
             } else {
-                self.stacked_books(&mut cols[1]);
+                self.stacked_books(&mut cols[1], detail);
             }
         });
     }
@@ -228,8 +230,9 @@ impl History {
     /// view), kinetic, elastic, then what drag, damping and friction took
     /// out; layers that are zero throughout the view are left out. An
     /// exact integrator keeps the top flat; its fall is the method's own
-    /// loss (and what contacts took).
-    fn stacked_books(&self, ui: &mut egui::Ui) {
+    /// loss (and what contacts took). Without `detail`, no grid and each
+    /// layer is its top line only (see `Display::plot_detail`).
+    fn stacked_books(&self, ui: &mut egui::Ui, detail: bool) {
         let floor = self
             .books
             .iter()
@@ -268,6 +271,7 @@ impl History {
             ),
         ];
         Plot::new("books")
+            .show_grid(detail)
             .legend(Legend::default())
             .allow_scroll(false)
             .allow_drag(false)
@@ -294,24 +298,21 @@ impl History {
                             [*t, sum - floor]
                         })
                         .collect();
-                    p.line(
-                        Line::new(layers[top].0, points)
-                            .color(layers[top].2)
-                            .fill(0.0),
-                    );
+                    let line = Line::new(layers[top].0, points).color(layers[top].2);
+                    p.line(if detail { line.fill(0.0) } else { line });
                 }
             });
     }
 }
 
 /// Tension (N) of every link of rope `b` against its horizontal position,
-/// with the analytic T(x) = μ·g·a·cosh((x − x₀)/a) of `curve` as a line.
+/// with the analytic T(x) = μ·g·a·cosh((x − x₀)/a) of `curve` as a line;
+/// grid lines with `detail`.
 pub fn tension_along(
     ui: &mut egui::Ui,
     world: &crate::solver::World,
-    b: usize,
-    curve: &crate::analytic::Catenary,
-    mu: f64,
+    (b, curve, mu): (usize, &crate::analytic::Catenary, f64),
+    detail: bool,
 ) {
     let g = -world.settings.gravity.y as f64;
     let pos = &world.particles.pos;
@@ -333,6 +334,7 @@ pub fn tension_along(
         })
         .collect();
     Plot::new("tension along")
+        .show_grid(detail)
         .legend(Legend::default())
         .allow_scroll(false)
         .allow_drag(false)

@@ -41,6 +41,9 @@ pub struct Display {
     pub chain_links: bool,
     /// The scene's caption shown over the view.
     pub caption: bool,
+    /// The plots' grid lines and the energy plot's filled layers (lines
+    /// and axes only otherwise).
+    pub plot_detail: bool,
     /// Upper end of the strain colour scale (fraction); None = the largest
     /// strain of the frame (auto).
     pub strain_scale: Option<f32>,
@@ -60,6 +63,7 @@ impl Default for Display {
             antialias: true,
             chain_links: false,
             caption: true,
+            plot_detail: true,
             // A fixed 2%: switching method or substeps changes the colours,
             // not the legend (a grabbed particle's spike no longer turns
             // everything else blue).
