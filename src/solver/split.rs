@@ -60,10 +60,15 @@ impl Faces {
                 triangles.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
             }
         }
+        // Room for a copy of every particle (the spare slots), so a
+        // split does not allocate.
+        let n = columns * rows;
+        let mut origin = Vec::with_capacity(2 * n);
+        origin.extend(0..n as u32);
         Self {
             dead: vec![false; triangles.len()],
             triangles,
-            origin: (0..(columns * rows) as u32).collect(),
+            origin,
             columns,
         }
     }
