@@ -12,6 +12,20 @@ use crate::solver::{Shape, World};
 const SKIN: [f32; 3] = [0.88, 0.32, 0.36];
 
 impl Renderer {
+    /// Area-weighted vertex normals of `pos` (not normalised): the sum of
+    /// the cross products (b − a) × (c − a) of the triangles around each.
+    fn area_normals(&mut self, pos: &[Vec3], triangles: impl Iterator<Item = [usize; 3]>) {
+        self.normals.clear();
+        self.normals.resize(pos.len(), Vec3::ZERO);
+        for t in triangles {
+            let [a, b, c] = t.map(|i| pos[i]);
+            let n = (b - a).cross(c - a);
+            for i in t {
+                self.normals[i] += n;
+            }
+        }
+    }
+
     /// Draws body `b`'s outward-wound `triangles` (indices from the body's
     /// first particle), lit from `shadow::LIGHT`, seen from `eye`.
     pub(super) fn closed(
@@ -24,16 +38,7 @@ impl Renderer {
     ) {
         let body = &world.bodies()[b];
         let pos = &world.particles.pos[body.range()];
-        // Area-weighted vertex normals: the sum of the faces' cross products.
-        self.normals.clear();
-        self.normals.resize(pos.len(), Vec3::ZERO);
-        for t in triangles {
-            let [a, b, c] = t.map(|i| pos[i as usize]);
-            let n = (b - a).cross(c - a);
-            for &i in t {
-                self.normals[i as usize] += n;
-            }
-        }
+        self.area_normals(pos, triangles.iter().map(|t| t.map(|i| i as usize)));
         let light = super::shadow::LIGHT.normalize();
         let mut mesh = self.take_mesh();
         for t in triangles {
@@ -65,16 +70,10 @@ impl Renderer {
         let span = vec2((columns - 1) as f32, (rows - 1) as f32);
         let pos = &world.particles.pos[body.range()];
         let local = |i: u32| i as usize - body.first;
-        // Area-weighted normals, front = +z for a vertical cloth as whole ones.
-        self.normals.clear();
-        self.normals.resize(pos.len(), Vec3::ZERO);
-        for t in &f.triangles {
-            let [a, b, c] = t.map(|i| pos[local(i)]);
-            let n = (c - a).cross(b - a);
-            for &i in t {
-                self.normals[local(i)] += n;
-            }
-        }
+        // Wound the other way round, so front = +z for a vertical cloth,
+        // as whole ones.
+        let reversed = f.triangles.iter().map(|&[a, b, c]| [a, c, b].map(local));
+        self.area_normals(pos, reversed);
         let light = super::shadow::LIGHT.normalize();
         let weave = self.weave_texture();
         let mut mesh = self.take_mesh();

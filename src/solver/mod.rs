@@ -222,17 +222,7 @@ impl Body {
                 .collect();
         }
         match &self.shape {
-            Shape::Cloth { columns, rows } => {
-                let id = |r: usize, c: usize| (self.first + r * columns + c) as u32;
-                let mut t = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
-                for r in 0..rows - 1 {
-                    for c in 0..columns - 1 {
-                        t.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
-                        t.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
-                    }
-                }
-                t
-            }
+            Shape::Cloth { columns, rows } => split::grid_triangles(self.first, *columns, *rows),
             Shape::Closed { triangles } => {
                 let first = self.first as u32;
                 triangles.iter().map(|t| t.map(|i| i + first)).collect()

@@ -140,19 +140,16 @@ impl Particles {
         self.delta[copy] = self.delta[i];
         self.vel[copy] = self.vel[i];
         self.radius[copy] = self.radius[i];
-        self.hold[copy] = 0;
-        self.set_hold(copy, hold::PINNED, self.is_pinned(i));
-        let reasons = self.hold[i];
-        self.set_hold(i, reasons, true);
+        self.hold[copy] = self.hold[i] & hold::PINNED;
+        self.update_inv_mass(copy);
+        self.update_inv_mass(i);
     }
 
     /// Adds `kg` to particle `i`'s mass (a weight hung on it).
     pub(crate) fn add_mass(&mut self, i: usize, kg: f32) {
         debug_assert!(kg >= 0.0 && kg.is_finite());
         self.mass[i] += kg;
-        if self.hold[i] == 0 {
-            self.inv_mass[i] = 1.0 / self.mass[i];
-        }
+        self.update_inv_mass(i);
     }
 
     /// Sets or clears one hold reason and updates the inverse mass.
@@ -163,6 +160,11 @@ impl Particles {
         } else {
             self.hold[i] &= !reason;
         }
+        self.update_inv_mass(i);
+    }
+
+    /// w = 1/m for a free particle, 0 for a held one (the invariant).
+    fn update_inv_mass(&mut self, i: usize) {
         self.inv_mass[i] = if self.hold[i] == 0 {
             1.0 / self.mass[i]
         } else {

@@ -52,14 +52,7 @@ impl Faces {
     /// The faces of a fresh `columns` × `rows` grid whose first particle
     /// is `first`.
     pub fn grid(first: usize, columns: usize, rows: usize) -> Self {
-        let id = |r: usize, c: usize| (first + r * columns + c) as u32;
-        let mut triangles = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
-        for r in 0..rows - 1 {
-            for c in 0..columns - 1 {
-                triangles.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
-                triangles.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
-            }
-        }
+        let triangles = grid_triangles(first, columns, rows);
         // Room for a copy of every particle (the spare slots), so a
         // split does not allocate.
         let n = columns * rows;
@@ -103,6 +96,21 @@ impl Scratch {
         self.hinges.reserve(n);
         self.torn_hinges.reserve(n);
     }
+}
+
+/// The two triangles of every cell of a `columns` × `rows` grid whose
+/// first particle is `first`: (r, c), (r, c+1), (r+1, c) and (r, c+1),
+/// (r+1, c+1), (r+1, c), as world particle indices.
+pub(crate) fn grid_triangles(first: usize, columns: usize, rows: usize) -> Vec<[u32; 3]> {
+    let id = |r: usize, c: usize| (first + r * columns + c) as u32;
+    let mut triangles = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
+    for r in 0..rows - 1 {
+        for c in 0..columns - 1 {
+            triangles.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
+            triangles.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
+        }
+    }
+    triangles
 }
 
 /// What a split does to one of a's links.

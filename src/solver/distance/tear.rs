@@ -8,11 +8,18 @@ use glam::Vec3;
 
 use super::{Batch, DistanceConstraints, LinkKind, OVERFLOW, Tag};
 
+/// A tear limit: a strain, or a force in newtons.
+#[derive(Clone, Copy)]
+enum Limit {
+    Strain(f32),
+    Force(f32),
+}
+
 impl DistanceConstraints {
     /// Gives every constraint of `body` but its joins a tear force (N):
     /// it breaks when its tension |λ|/h² exceeds it.
     pub fn set_tear_force(&mut self, body: usize, force: f32) {
-        self.set_tear_force_where(force, |t, _, _| {
+        self.set_tear_where(Limit::Force(force), |t, _, _| {
             t.body as usize == body && t.kind != LinkKind::Join
         });
     }
@@ -20,42 +27,35 @@ impl DistanceConstraints {
     /// Gives every constraint of `body` but its joins a tear strain: it
     /// breaks when stretched past it.
     pub fn set_tear_strain(&mut self, body: usize, strain: f32) {
-        debug_assert!(strain > 0.0);
-        let mut added = 0;
-        for batch in &mut self.batches {
-            for i in 0..batch.len() {
-                let tag = batch.tag[i];
-                if tag.body as usize == body && tag.kind != LinkKind::Join {
-                    let was = batch.tear_strain[i].is_finite() || batch.tear_force[i].is_finite();
-                    added += usize::from(!was);
-                    batch.tear_strain[i] = strain;
-                }
-            }
-        }
-        if strain.is_finite() && added > 0 {
-            self.can_tear = true;
-            self.tearable += added;
-            self.broken.reserve(self.tearable - self.broken.len());
-        }
+        self.set_tear_where(Limit::Strain(strain), |t, _, _| {
+            t.body as usize == body && t.kind != LinkKind::Join
+        });
     }
 
     /// Gives the constraint between particles `a` and `b` a tear force (N).
     pub fn set_link_tear_force(&mut self, a: usize, b: usize, force: f32) {
         let pair = (a.min(b) as u32, a.max(b) as u32);
-        self.set_tear_force_where(force, |_, p, q| (p.min(q), p.max(q)) == pair);
+        self.set_tear_where(Limit::Force(force), |_, p, q| (p.min(q), p.max(q)) == pair);
     }
 
-    fn set_tear_force_where(&mut self, force: f32, pick: impl Fn(&Tag, u32, u32) -> bool) {
+    /// Sets `limit` on the constraints `pick` chooses (by tag and ends).
+    fn set_tear_where(&mut self, limit: Limit, pick: impl Fn(&Tag, u32, u32) -> bool) {
         let mut added = 0;
         for batch in &mut self.batches {
             for i in 0..batch.len() {
                 if pick(&batch.tag[i], batch.a[i], batch.b[i]) {
-                    added += usize::from(batch.tear_force[i].is_infinite());
-                    batch.tear_force[i] = force;
+                    let untearable =
+                        batch.tear_strain[i].is_infinite() && batch.tear_force[i].is_infinite();
+                    added += usize::from(untearable);
+                    match limit {
+                        Limit::Strain(s) => batch.tear_strain[i] = s,
+                        Limit::Force(f) => batch.tear_force[i] = f,
+                    }
                 }
             }
         }
-        if force.is_finite() && added > 0 {
+        let (Limit::Strain(v) | Limit::Force(v)) = limit;
+        if v.is_finite() && added > 0 {
             self.can_tear = true;
             self.tearable += added;
             self.broken.reserve(self.tearable - self.broken.len());
