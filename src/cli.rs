@@ -229,13 +229,17 @@ pub fn main() -> ExitCode {
         )),
         #[cfg(feature = "window")]
         None => {
-            if let Err(why) = crate::display::check() {
-                eprintln!(
-                    "error: {why}: the sandbox needs a window; \
-                     headless use: `catenary run SCENE.ron` or `catenary check SCENE.ron`"
-                );
-                return ExitCode::FAILURE;
-            }
+            // Held until the program ends (see `display`).
+            let _probe = match crate::display::check() {
+                Ok(probe) => probe,
+                Err(why) => {
+                    eprintln!(
+                        "error: {why}: the sandbox needs a window; \
+                         headless use: `catenary run SCENE.ron` or `catenary check SCENE.ron`"
+                    );
+                    return ExitCode::FAILURE;
+                }
+            };
             catenary::app::run(catenary::app::Options {
                 scene: cli.scene,
                 dump_state: cli.dump_state,

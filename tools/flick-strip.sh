@@ -38,7 +38,7 @@ RON
 fi
 # Xvfb picks a free display and writes its number once it accepts
 # connections (-displayfd), so no guessing and no fixed sleep.
-exec 3< <(Xvfb -displayfd 1 -screen 0 1280x800x24 -nolisten tcp 2>/dev/null)
+exec 3< <(Xvfb -noreset -displayfd 1 -screen 0 1280x800x24 -nolisten tcp 2>/dev/null)
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$tmp"' EXIT
 read -r n <&3
