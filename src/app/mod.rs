@@ -238,6 +238,7 @@ pub struct App {
 
 impl App {
     fn new(options: &Options) -> Self {
+        scenery::panels_show_background();
         let builtin = scene::parse(scene::DEFAULT_SCENE, Path::new("<built-in default scene>"))
             .expect("the built-in scene is valid (a test checks it)");
         let mut app = Self {
@@ -357,7 +358,7 @@ impl App {
 
         let t = Stopwatch::start();
         self.antialias_trial(frame_dt);
-        let background = Color::new(0.11, 0.12, 0.14, 1.0);
+        let background = scenery::BACKGROUND;
         clear_background(background);
         self.renderer.target = self
             .display

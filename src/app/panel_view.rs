@@ -31,9 +31,10 @@ impl App {
         });
         ui.checkbox(&mut d.plot_detail, "plot grids and fills")
             .on_hover_text(
-                "grid lines in the plots and the energy plot's layers as stacked areas (lines \
-             when off); under software rendering they cost a fifth of the frame, so the \
-             window drops them with the smooth edges when those prove too slow",
+                "grid lines and dark backgrounds in the plots, and the energy plot's layers as \
+             stacked areas (lines when off); under software rendering they cost a fifth of \
+             the frame, so the window drops them with the smooth edges when those prove too \
+             slow",
             );
         ui.checkbox(&mut d.chain_links, "chains as links")
             .on_hover_text(
