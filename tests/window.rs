@@ -735,6 +735,46 @@ fn shadows_darken_the_ground_under_a_held_sheet() {
     assert!(lighter < darker / 20, "{lighter} lighter, {darker} darker");
 }
 
+/// The held sheet over a box on the ground: the box's top lies in the
+/// sheet's shadow.
+const SHEET_OVER_BOX: &str = "Scene(name: \"held sheet over a box\", solver: (air_drag: 2.0),
+    bodies: [Cloth(origin: (-0.6, 1.2, -0.6), size: (1.2, 1.2), resolution: (16, 16),
+                   orientation: Horizontal, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)])],
+    colliders: [Ground(), Box(center: (-0.5, 0.25, -0.5), half_extents: (0.5, 0.25, 0.5))],
+    camera: (target: (-0.3, 0.4, -0.4), distance: 4.0, yaw: 200.0, pitch: 50.0))";
+
+#[test]
+fn shadows_fall_on_a_box_under_a_held_sheet() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-box-shadow-scene");
+    let scene = dir.join("box.ron");
+    std::fs::write(&scene, SHEET_OVER_BOX).unwrap();
+    let (on, _) = screenshot(&x, &scene, &[], "window-box-shadow-on");
+    let (off, _) = screenshot(&x, &scene, &["--no-shadows"], "window-box-shadow-off");
+    let luminance = |p: &image::Rgb<u8>| p.0.iter().map(|&c| c as i32).sum::<i32>();
+    // The box's lit faces without shadows: bright grey (the ground is
+    // darker, the sheet blue).
+    let stone = |p: &image::Rgb<u8>| {
+        let [r, g, b] = p.0.map(|c| c as i32);
+        r > 90 && (r - b).abs() < 25 && (r - g).abs() < 25
+    };
+    let (mut lit, mut shaded) = (0, 0);
+    for y in 0..640 {
+        for x in 0..960 {
+            if stone(off.get_pixel(x, y)) {
+                lit += 1;
+                let d = luminance(on.get_pixel(x, y)) - luminance(off.get_pixel(x, y));
+                shaded += (d < -60) as usize;
+            }
+        }
+    }
+    println!("{shaded} of the box's {lit} lit pixels in the sheet's shadow");
+    // The sheet's shadow covers most of the box's top from this side.
+    assert!(lit > 10_000, "{lit} box pixels");
+    assert!(shaded > lit / 3, "{shaded} of {lit} in shadow");
+}
+
 #[test]
 fn screenshot_every_saves_numbered_frames_of_a_falling_sheet() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());

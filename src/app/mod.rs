@@ -25,6 +25,7 @@ mod render;
 mod scene_io;
 mod scenery;
 mod shadow;
+mod shadow_map;
 mod stepping;
 mod surface;
 mod sweep_panel;

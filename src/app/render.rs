@@ -7,6 +7,7 @@ use macroquad::prelude::*;
 
 use super::camera::OrbitCamera;
 use super::scenery::{draw_catenary, draw_colliders, weave};
+use super::shadow_map::shade;
 use crate::solver::{LinkKind, Shape, World};
 
 /// What the colour of a particle shows.
@@ -99,6 +100,9 @@ pub struct Renderer {
     pub scale_max: f32,
     /// The cloth's weave, made on first use (it needs the GL context).
     weave: Option<Texture2D>,
+    /// The key light's depth map of the world being drawn: shadows on
+    /// bodies and colliders.
+    pub(super) shadow_map: super::shadow_map::ShadowMap,
     /// Where the 3D view is drawn this frame: the anti-aliasing's render
     /// target, or None for the screen.
     pub target: Option<RenderTarget>,
@@ -141,13 +145,18 @@ impl Renderer {
     /// Draws everything in 3D with `camera`.
     pub fn draw(&mut self, world: &World, camera: &OrbitCamera, display: &Display, hl: Highlight) {
         set_camera(&camera.camera3d_into(self.target.clone()));
-        if display.shadows
-            && let Some(h) = super::shadow::ground(world)
-        {
-            super::shadow::draw(world, h);
+        if display.shadows {
+            self.shadow_map.build(world);
+            if let Some(h) = super::shadow::ground(world) {
+                super::shadow::draw(world, h);
+            }
+        } else {
+            self.shadow_map.clear();
         }
         if display.colliders {
-            draw_colliders(&world.colliders, camera.target);
+            let mut mesh = self.take_mesh();
+            draw_colliders(&world.colliders, camera.target, &self.shadow_map, &mut mesh);
+            self.mesh = Some(mesh);
         }
         self.compute_values(world, display);
         let eye = camera.eye();
@@ -200,6 +209,13 @@ impl Renderer {
             );
         }
         set_default_camera();
+    }
+
+    /// How much of the key light reaches the top of a tube of `radius`
+    /// around `centre` (its side facing the light).
+    fn top_light(&self, centre: Vec3, radius: f32) -> f32 {
+        let light = super::shadow::LIGHT.normalize();
+        self.shadow_map.light_at(centre + light * radius, light)
     }
 
     /// The cloth's weave texture (made on first use).
@@ -279,7 +295,6 @@ impl Renderer {
                 self.normals.push(dy.cross(dx).normalize_or_zero());
             }
         }
-        let light = super::shadow::LIGHT.normalize();
         let weave = self.weave_texture();
         let mut mesh = self.take_mesh();
         mesh.texture = Some(weave);
@@ -304,7 +319,7 @@ impl Renderer {
                         } else {
                             (-n, CLOTH_BACK)
                         };
-                        let shade = 0.35 + 0.65 * n.dot(light).max(0.0);
+                        let shade = shade(n, self.shadow_map.light_at(pos[i], n));
                         let colour = self.base_colour(first + i, tint, display.colour);
                         let mut v = vertex(pos[i], rgba(colour, shade));
                         v.uv = vec2(c as f32 / (cols - 1) as f32, r as f32 / (rows - 1) as f32);
@@ -353,7 +368,11 @@ impl Renderer {
                 .try_normalize()
                 .unwrap_or_else(|| axis.any_orthonormal_vector());
             let colour = self.base_colour(first, ROPE, mode);
-            super::tube::add_link(&mut mesh, pos[l.a], pos[l.b], across, colour, eye);
+            let lit = self.top_light(
+                (pos[l.a] + pos[l.b]) * 0.5,
+                0.3 * pos[l.a].distance(pos[l.b]),
+            );
+            super::tube::add_link(&mut mesh, pos[l.a], pos[l.b], across, (colour, lit), eye);
         }
         flush(&mut mesh);
         self.mesh = Some(mesh);
@@ -404,6 +423,7 @@ impl Renderer {
                     colour,
                     tangent: frame(i)[0],
                     u: frame(i)[1],
+                    lit: self.top_light(centre, radius[i] * width),
                 };
                 super::tube::add(&mut mesh, [end(l.a, pa, ca), end(l.b, pb, cb)], eye);
                 continue;

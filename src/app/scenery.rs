@@ -6,7 +6,8 @@ use macroquad::models::{Mesh, draw_mesh};
 use macroquad::prelude::*;
 
 use super::camera::OrbitCamera;
-use super::render::vertex;
+use super::render::{flush, rgba, vertex};
+use super::shadow_map::{ShadowMap, shade};
 use crate::analytic::Catenary;
 use crate::solver::{Body, Collider, World};
 
@@ -134,32 +135,83 @@ fn draw_ground(height: f32, centre: Vec3) {
 const FADE_FROM: f32 = 4.0;
 const FADE_TO: f32 = 10.0;
 
-pub fn draw_colliders(colliders: &[Collider], centre: Vec3) {
+/// The colliders' colour.
+const STONE: [f32; 3] = [0.55, 0.58, 0.6];
+
+/// Draws the ground's grid and the spheres and boxes, lit by the key light
+/// with the shadows of `map` on them, through the reused `mesh`.
+pub fn draw_colliders(colliders: &[Collider], centre: Vec3, map: &ShadowMap, mesh: &mut Mesh) {
     for c in colliders {
         match *c {
             Collider::Ground { height, .. } => draw_ground(height, centre),
             Collider::Sphere { center, radius, .. } => {
-                draw_sphere(
-                    center,
-                    radius * 0.985,
-                    None,
-                    Color::new(0.55, 0.58, 0.6, 1.0),
-                );
-                draw_sphere_wires(center, radius, None, Color::new(0.3, 0.32, 0.35, 1.0));
+                // Rings of latitude from pole to pole.
+                const AROUND: usize = 24;
+                const RINGS: usize = 16;
+                let base = mesh.vertices.len();
+                for ring in 0..=RINGS {
+                    let polar = std::f32::consts::PI * ring as f32 / RINGS as f32;
+                    for k in 0..=AROUND {
+                        let a = std::f32::consts::TAU * k as f32 / AROUND as f32;
+                        let n = vec3(polar.sin() * a.cos(), polar.cos(), polar.sin() * a.sin());
+                        lit_vertex(mesh, center + n * radius, n, map);
+                    }
+                }
+                grid_indices(mesh, base, RINGS, AROUND);
+                flush(mesh);
             }
             Collider::Box {
                 center,
-                half_extents,
+                half_extents: e,
                 ..
             } => {
-                draw_cube(
-                    center,
-                    half_extents * 1.97,
-                    None,
-                    Color::new(0.55, 0.58, 0.6, 1.0),
-                );
-                draw_cube_wires(center, half_extents * 2.0, Color::new(0.3, 0.32, 0.35, 1.0));
+                // Each face a grid of 8 × 8 quads, so shadows fall on it
+                // vertex by vertex.
+                const SPLIT: usize = 8;
+                for axis in 0..3 {
+                    for side in [-1.0f32, 1.0] {
+                        let mut n = Vec3::ZERO;
+                        n[axis] = side;
+                        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+                        let base = mesh.vertices.len();
+                        for i in 0..=SPLIT {
+                            for j in 0..=SPLIT {
+                                let mut p = n * e;
+                                p[u] = e[u] * (2.0 * i as f32 / SPLIT as f32 - 1.0);
+                                p[v] = e[v] * (2.0 * j as f32 / SPLIT as f32 - 1.0);
+                                lit_vertex(mesh, center + p, n, map);
+                            }
+                        }
+                        grid_indices(mesh, base, SPLIT, SPLIT);
+                    }
+                }
+                flush(mesh);
+                draw_cube_wires(center, e * 2.0, Color::new(0.3, 0.32, 0.35, 1.0));
             }
+        }
+    }
+}
+
+/// Adds a collider's vertex at `p` of normal `n`, lit with `map`'s shadows.
+fn lit_vertex(mesh: &mut Mesh, p: Vec3, n: Vec3, map: &ShadowMap) {
+    let shade = shade(n, map.light_at(p, n));
+    mesh.vertices.push(vertex(p, rgba(STONE, shade)));
+}
+
+/// Two triangles per cell of a grid of (rows + 1) × (columns + 1) vertices
+/// from `base`, row by row.
+fn grid_indices(mesh: &mut Mesh, base: usize, rows: usize, columns: usize) {
+    let at = |r: usize, c: usize| (base + r * (columns + 1) + c) as u16;
+    for r in 0..rows {
+        for c in 0..columns {
+            mesh.indices.extend([
+                at(r, c),
+                at(r, c + 1),
+                at(r + 1, c + 1),
+                at(r, c),
+                at(r + 1, c + 1),
+                at(r + 1, c),
+            ]);
         }
     }
 }

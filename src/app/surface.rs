@@ -6,6 +6,7 @@
 use macroquad::prelude::*;
 
 use super::render::{CLOTH_BACK, CLOTH_FRONT, Display, Renderer, flush, rgba, vertex};
+use super::shadow_map::shade;
 use crate::solver::{Shape, World};
 
 /// The colour of closed bodies.
@@ -39,7 +40,6 @@ impl Renderer {
         let body = &world.bodies()[b];
         let pos = &world.particles.pos[body.range()];
         self.area_normals(pos, triangles.iter().map(|t| t.map(|i| i as usize)));
-        let light = super::shadow::LIGHT.normalize();
         let mut mesh = self.take_mesh();
         for t in triangles {
             Self::flush_if_full(&mut mesh, 3);
@@ -49,7 +49,7 @@ impl Renderer {
                 let n = self.normals[i].normalize_or_zero();
                 let view = (eye - pos[i]).normalize_or_zero();
                 let rim = (1.0 - n.dot(view).abs()).powi(3) * 0.35;
-                let shade = 0.35 + 0.65 * n.dot(light).max(0.0) + rim;
+                let shade = shade(n, self.shadow_map.light_at(pos[i], n)) + rim;
                 let colour = self.base_colour(body.first + i, SKIN, display.colour);
                 mesh.vertices.push(vertex(pos[i], rgba(colour, shade)));
             }
@@ -74,7 +74,6 @@ impl Renderer {
         // as whole ones.
         let reversed = f.triangles.iter().map(|&[a, b, c]| [a, c, b].map(local));
         self.area_normals(pos, reversed);
-        let light = super::shadow::LIGHT.normalize();
         let weave = self.weave_texture();
         let mut mesh = self.take_mesh();
         mesh.texture = Some(weave);
@@ -89,7 +88,7 @@ impl Renderer {
                 } else {
                     (-n, CLOTH_BACK)
                 };
-                let shade = 0.35 + 0.65 * n.dot(light).max(0.0);
+                let shade = shade(n, self.shadow_map.light_at(pos[k], n));
                 let colour = self.base_colour(i as usize, tint, display.colour);
                 let mut v = vertex(pos[k], rgba(colour, shade));
                 v.uv = f.cell(k).as_vec2() / span;

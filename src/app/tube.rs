@@ -7,7 +7,7 @@
 use macroquad::models::{Mesh, Vertex};
 use macroquad::prelude::*;
 
-use super::shadow::LIGHT;
+use super::shadow_map::shade;
 
 /// Sides of a tube.
 pub const SIDES: usize = 6;
@@ -21,6 +21,8 @@ pub struct End {
     pub colour: [f32; 3],
     pub tangent: Vec3,
     pub u: Vec3,
+    /// How much of the key light reaches it (see `ShadowMap::light_at`).
+    pub lit: f32,
 }
 
 /// Per particle of each rope, the frame of its ring: the tangent halfway
@@ -68,7 +70,7 @@ pub fn add(mesh: &mut Mesh, ends: [End; 2], eye: Vec3) {
             end.tangent.cross(end.u),
             end.radius,
             SIDES,
-            end.colour,
+            (end.colour, end.lit),
             eye,
         );
     }
@@ -87,7 +89,15 @@ pub const LINK_VERTICES: usize = LOOP * WIRE_SIDES;
 /// 0.6 × the link's length (a common chain's proportions), its wire 0.3 ×
 /// its half width thick, reaching 0.6 × its half width past each particle
 /// so that it hooks into its neighbours, which the caller turns 90°.
-pub fn add_link(mesh: &mut Mesh, a: Vec3, b: Vec3, across: Vec3, colour: [f32; 3], eye: Vec3) {
+/// `paint`: its colour and how much of the key light reaches it.
+pub fn add_link(
+    mesh: &mut Mesh,
+    a: Vec3,
+    b: Vec3,
+    across: Vec3,
+    paint: ([f32; 3], f32),
+    eye: Vec3,
+) {
     let length = a.distance(b);
     let d = (b - a).normalize_or_zero();
     if d == Vec3::ZERO {
@@ -119,7 +129,7 @@ pub fn add_link(mesh: &mut Mesh, a: Vec3, b: Vec3, across: Vec3, colour: [f32; 3
             normal,
             0.3 * half_width,
             WIRE_SIDES,
-            colour,
+            paint,
             eye,
         );
     }
@@ -127,7 +137,8 @@ pub fn add_link(mesh: &mut Mesh, a: Vec3, b: Vec3, across: Vec3, colour: [f32; 3
 }
 
 /// Pushes a ring of `sides` vertices around `centre` in the plane of `u`
-/// and `v` (unit, ⊥), lit like a tube's surface.
+/// and `v` (unit, ⊥), lit like a tube's surface; `(colour, lit)`: its
+/// colour and how much of the key light reaches it.
 #[allow(clippy::too_many_arguments)]
 fn ring(
     mesh: &mut Mesh,
@@ -136,18 +147,16 @@ fn ring(
     v: Vec3,
     radius: f32,
     sides: usize,
-    colour: [f32; 3],
+    (colour, lit): ([f32; 3], f32),
     eye: Vec3,
 ) {
-    let light = LIGHT.normalize();
     for k in 0..sides {
         let t = k as f32 / sides as f32 * std::f32::consts::TAU;
         let n = u * t.cos() + v * t.sin();
         let p = centre + n * radius;
         let view = (eye - p).normalize_or_zero();
-        let diffuse = n.dot(light).max(0.0);
         let rim = (1.0 - n.dot(view).abs()).powi(3);
-        let shade = 0.35 + 0.65 * diffuse + 0.35 * rim;
+        let shade = shade(n, lit) + 0.35 * rim;
         let c = |x: f32| ((x * shade).clamp(0.0, 1.0) * 255.0) as u8;
         mesh.vertices.push(Vertex {
             position: p,
