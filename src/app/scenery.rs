@@ -146,8 +146,8 @@ pub fn draw_colliders(colliders: &[Collider], centre: Vec3, map: &ShadowMap, mes
             Collider::Ground { height, .. } => draw_ground(height, centre),
             Collider::Sphere { center, radius, .. } => {
                 // Rings of latitude from pole to pole.
-                const AROUND: usize = 24;
-                const RINGS: usize = 16;
+                const AROUND: usize = 32;
+                const RINGS: usize = 24;
                 let base = mesh.vertices.len();
                 for ring in 0..=RINGS {
                     let polar = std::f32::consts::PI * ring as f32 / RINGS as f32;
@@ -165,9 +165,9 @@ pub fn draw_colliders(colliders: &[Collider], centre: Vec3, map: &ShadowMap, mes
                 half_extents: e,
                 ..
             } => {
-                // Each face a grid of 8 × 8 quads, so shadows fall on it
-                // vertex by vertex.
-                const SPLIT: usize = 8;
+                // Each face a grid of 16 × 16 quads, so shadows fall on
+                // it vertex by vertex.
+                const SPLIT: usize = 16;
                 for axis in 0..3 {
                     for side in [-1.0f32, 1.0] {
                         let mut n = Vec3::ZERO;

@@ -114,15 +114,23 @@ impl ShadowMap {
         let g = (self.plane(p) - self.origin) / self.cell - 0.5;
         let (x0, y0) = (g.x.floor(), g.y.floor());
         let (fx, fy) = (g.x - x0, g.y - y0);
-        let lit = |x: f32, y: f32| -> f32 {
-            match self.index(x as isize, y as isize) {
-                Some(k) if self.depth[k] > d + bias => 0.0,
-                _ => 1.0,
+        // A box three cells wide sliding smoothly with p: cells −1 and 2
+        // weighed by how far p is into the cell, 0 and 1 fully.
+        let weights = |f: f32| [1.0 - f, 1.0, 1.0, f];
+        let (wx, wy) = (weights(fx), weights(fy));
+        let (mut dark, mut all) = (0.0, 0.0);
+        for (j, wy) in wy.iter().enumerate() {
+            for (i, wx) in wx.iter().enumerate() {
+                let at = self.index(x0 as isize + i as isize - 1, y0 as isize + j as isize - 1);
+                let w = wx * wy;
+                all += w;
+                if at.is_some_and(|k| self.depth[k] > d + bias) {
+                    dark += w;
+                }
             }
-        };
-        let top = lit(x0, y0) * (1.0 - fx) + lit(x0 + 1.0, y0) * fx;
-        let bottom = lit(x0, y0 + 1.0) * (1.0 - fx) + lit(x0 + 1.0, y0 + 1.0) * fx;
-        top * (1.0 - fy) + bottom * fy
+        }
+        // Exactly 1 with nothing over p, exactly 0 with all sixteen.
+        1.0 - dark / all
     }
 
     fn plane(&self, p: Vec3) -> Vec2 {

@@ -63,6 +63,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "lesson_tethers.ron",
         include_str!("../../scenes/lesson_tethers.ron"),
     ),
+    (
+        "light_and_shadow.ron",
+        include_str!("../../scenes/light_and_shadow.ron"),
+    ),
     ("pendulum.ron", include_str!("../../scenes/pendulum.ron")),
     (
         "rope_bridge.ron",
