@@ -12,7 +12,7 @@ use macroquad::models::Mesh;
 use macroquad::prelude::*;
 
 use super::render::{flush, vertex};
-use crate::solver::{Collider, LinkKind, Shape, World};
+use crate::solver::{Collider, LinkKind, LinkView, Shape, World};
 
 /// Direction toward the key light (the bodies' shading uses it too).
 pub const LIGHT: Vec3 = Vec3::new(0.4, 1.0, 0.6);
@@ -106,14 +106,7 @@ pub fn draw(world: &World, h: f32) {
         }
     }
     // Ropes, meshes and joins: their links as strips as wide as the particles.
-    for l in world.constraints.iter() {
-        let cloth = matches!(
-            world.bodies()[l.tag.body as usize].shape,
-            Shape::Cloth { .. } | Shape::Closed { .. }
-        );
-        if (cloth && l.tag.kind != LinkKind::Join) || l.tag.kind == LinkKind::Bend {
-            continue;
-        }
+    for l in tube_links(world) {
         let (a, b) = (onto(pos[l.a]), onto(pos[l.b]));
         let side = (b - a).cross(Vec3::Y).normalize_or_zero();
         let (wa, wb) = (side * radius[l.a], side * radius[l.b]);
@@ -157,6 +150,19 @@ pub fn draw(world: &World, h: f32) {
         }
     }
     flush(&mut mesh);
+}
+
+/// The links drawn as tubes, which cast as such: ropes', meshes' and
+/// joins' stretch links (a sheet's links are its surface, bending links
+/// are not drawn).
+pub fn tube_links(world: &World) -> impl Iterator<Item = LinkView> + '_ {
+    world.constraints.iter().filter(|l| {
+        let sheet = matches!(
+            world.bodies()[l.tag.body as usize].shape,
+            Shape::Cloth { .. } | Shape::Closed { .. }
+        );
+        !(sheet && l.tag.kind != LinkKind::Join) && l.tag.kind != LinkKind::Bend
+    })
 }
 
 /// Adds a convex polygon as a triangle fan, drawing first if the mesh is full.
