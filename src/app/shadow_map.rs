@@ -23,15 +23,19 @@ use crate::solver::{Collider, Shape, World};
 /// anything finer).
 const CELLS: usize = 128;
 
-/// The light a surface gets without the key light (its ambient part),
-/// and what the key light adds at full strength facing it.
-const AMBIENT: f32 = 0.35;
+/// The light a surface gets without the key light: a hemisphere, more
+/// from the sky above than from the ground below, so undersides read as
+/// undersides even in shadow; and what the key light adds at full
+/// strength facing it.
+const SKY: f32 = 0.42;
+const GROUND: f32 = 0.24;
 const KEY: f32 = 0.65;
 
 /// The brightness of a surface of unit normal `n` that gets `lit` ∈ [0, 1]
 /// of the key light ([`ShadowMap::light_at`]).
 pub fn shade(n: Vec3, lit: f32) -> f32 {
-    AMBIENT + KEY * n.dot(LIGHT.normalize()).max(0.0) * lit
+    let ambient = GROUND + (SKY - GROUND) * (0.5 + 0.5 * n.y);
+    ambient + KEY * n.dot(LIGHT.normalize()).max(0.0) * lit
 }
 
 /// Where nothing lies.
