@@ -166,8 +166,10 @@ pub fn draw_colliders(colliders: &[Collider], centre: Vec3, map: &ShadowMap, mes
                 ..
             } => {
                 // Each face a grid of 16 × 16 quads, so shadows fall on
-                // it vertex by vertex.
+                // it vertex by vertex; a hair inside the edges drawn over
+                // it, so they do not flicker against the faces.
                 const SPLIT: usize = 16;
+                let inner = e * 0.985;
                 for axis in 0..3 {
                     for side in [-1.0f32, 1.0] {
                         let mut n = Vec3::ZERO;
@@ -176,9 +178,9 @@ pub fn draw_colliders(colliders: &[Collider], centre: Vec3, map: &ShadowMap, mes
                         let base = mesh.vertices.len();
                         for i in 0..=SPLIT {
                             for j in 0..=SPLIT {
-                                let mut p = n * e;
-                                p[u] = e[u] * (2.0 * i as f32 / SPLIT as f32 - 1.0);
-                                p[v] = e[v] * (2.0 * j as f32 / SPLIT as f32 - 1.0);
+                                let mut p = n * inner;
+                                p[u] = inner[u] * (2.0 * i as f32 / SPLIT as f32 - 1.0);
+                                p[v] = inner[v] * (2.0 * j as f32 / SPLIT as f32 - 1.0);
                                 lit_vertex(mesh, center + p, n, map);
                             }
                         }
