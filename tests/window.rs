@@ -706,16 +706,32 @@ fn screenshot(x: &Xvfb, scene: &Path, args: &[&str], tag: &str) -> (image::RgbIm
     (image::open(&png).expect("a PNG").to_rgb8(), fps)
 }
 
+/// Screenshots (and fps) of the scene `text` with shadows on, then off.
+fn with_and_without_shadows(x: &Xvfb, text: &str, tag: &str) -> [(image::RgbImage, f32); 2] {
+    let dir = TempDir::new(&format!("window-shadow-{tag}"));
+    let scene = dir.join("scene.ron");
+    std::fs::write(&scene, text).unwrap();
+    [
+        screenshot(x, &scene, &[], &format!("window-shadow-{tag}-on")),
+        screenshot(
+            x,
+            &scene,
+            &["--no-shadows"],
+            &format!("window-shadow-{tag}-off"),
+        ),
+    ]
+}
+
+/// Sum of a pixel's red, green and blue.
+fn luminance(p: &image::Rgb<u8>) -> i32 {
+    p.0.iter().map(|&c| c as i32).sum()
+}
+
 #[test]
 fn shadows_darken_the_ground_under_a_held_sheet() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
-    let dir = TempDir::new("window-shadow-scene");
-    let scene = dir.join("sheet.ron");
-    std::fs::write(&scene, HELD_SHEET).unwrap();
-    let (on, fps_on) = screenshot(&x, &scene, &[], "window-shadow-on");
-    let (off, fps_off) = screenshot(&x, &scene, &["--no-shadows"], "window-shadow-off");
-    let luminance = |p: &image::Rgb<u8>| p.0.iter().map(|&c| c as i32).sum::<i32>();
+    let [(on, fps_on), (off, fps_off)] = with_and_without_shadows(&x, HELD_SHEET, "sheet");
     // View pixels (left of the panel, above the plots) darker with shadows
     // on than off, and lighter.
     let (mut darker, mut lighter) = (0, 0);
@@ -747,12 +763,7 @@ const SHEET_OVER_BOX: &str = "Scene(name: \"held sheet over a box\", solver: (ai
 fn shadows_fall_on_a_box_under_a_held_sheet() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(x) = Xvfb::start() else { return };
-    let dir = TempDir::new("window-box-shadow-scene");
-    let scene = dir.join("box.ron");
-    std::fs::write(&scene, SHEET_OVER_BOX).unwrap();
-    let (on, _) = screenshot(&x, &scene, &[], "window-box-shadow-on");
-    let (off, _) = screenshot(&x, &scene, &["--no-shadows"], "window-box-shadow-off");
-    let luminance = |p: &image::Rgb<u8>| p.0.iter().map(|&c| c as i32).sum::<i32>();
+    let [(on, _), (off, _)] = with_and_without_shadows(&x, SHEET_OVER_BOX, "box");
     // The box's lit faces without shadows: bright grey (the ground is
     // darker, the sheet blue).
     let stone = |p: &image::Rgb<u8>| {
