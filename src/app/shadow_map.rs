@@ -16,7 +16,7 @@
 use macroquad::prelude::*;
 
 use super::shadow::LIGHT;
-use crate::solver::{Collider, Shape, World};
+use crate::solver::{Collider, World};
 
 /// Cells along the longer side of the grid: a 4 m scene gets 3 cm cells,
 /// finer than the default cloth's links (the per-vertex shading blurs
@@ -181,28 +181,8 @@ impl ShadowMap {
         let pos = &world.particles.pos;
         let radius = &world.particles.radius;
         for body in world.bodies() {
-            if let Some(f) = &body.faces {
-                for (t, _) in f.triangles.iter().zip(&f.dead).filter(|(_, dead)| !**dead) {
-                    self.triangle(t.map(|i| pos[i as usize]));
-                }
-                continue;
-            }
-            match &body.shape {
-                Shape::Closed { triangles } => {
-                    for t in triangles {
-                        self.triangle(t.map(|i| pos[body.first + i as usize]));
-                    }
-                }
-                &Shape::Cloth { columns, rows } => {
-                    let at = |r: usize, c: usize| pos[body.first + r * columns + c];
-                    for r in 0..rows - 1 {
-                        for c in 0..columns - 1 {
-                            self.triangle([at(r, c), at(r, c + 1), at(r + 1, c + 1)]);
-                            self.triangle([at(r, c), at(r + 1, c + 1), at(r + 1, c)]);
-                        }
-                    }
-                }
-                Shape::Rope | Shape::Mesh => {}
+            for t in body.triangle_iter() {
+                self.triangle(t.map(|i| pos[i as usize]));
             }
         }
         // Ropes, meshes and joins: their links as capsules as thick as the particles.

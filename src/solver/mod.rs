@@ -215,20 +215,35 @@ impl Body {
     /// grid cell, a closed surface's own; none for a rope or a mesh.
     /// A tearable cloth's are its [`Faces`] that are still whole.
     pub fn triangles(&self) -> Vec<[u32; 3]> {
-        if let Some(f) = &self.faces {
-            return (f.triangles.iter().zip(&f.dead))
+        self.triangle_iter().collect()
+    }
+
+    /// [`Body::triangles`] one by one, without a list (for every frame).
+    pub fn triangle_iter(&self) -> impl Iterator<Item = [u32; 3]> + '_ {
+        let faces = self.faces.as_ref().map(|f| {
+            (f.triangles.iter().zip(&f.dead))
                 .filter(|(_, dead)| !**dead)
                 .map(|(t, _)| *t)
-                .collect();
-        }
-        match &self.shape {
-            Shape::Cloth { columns, rows } => split::grid_triangles(self.first, *columns, *rows),
-            Shape::Closed { triangles } => {
+        });
+        let (grid, closed) = match (&self.faces, &self.shape) {
+            (None, &Shape::Cloth { columns, rows }) => (
+                Some(split::grid_triangle_iter(self.first, columns, rows)),
+                None,
+            ),
+            (None, Shape::Closed { triangles }) => {
                 let first = self.first as u32;
-                triangles.iter().map(|t| t.map(|i| i + first)).collect()
+                (
+                    None,
+                    Some(triangles.iter().map(move |t| t.map(|i| i + first))),
+                )
             }
-            Shape::Rope | Shape::Mesh => Vec::new(),
-        }
+            _ => (None, None),
+        };
+        faces
+            .into_iter()
+            .flatten()
+            .chain(grid.into_iter().flatten())
+            .chain(closed.into_iter().flatten())
     }
 }
 

@@ -102,15 +102,24 @@ impl Scratch {
 /// first particle is `first`: (r, c), (r, c+1), (r+1, c) and (r, c+1),
 /// (r+1, c+1), (r+1, c), as world particle indices.
 pub(crate) fn grid_triangles(first: usize, columns: usize, rows: usize) -> Vec<[u32; 3]> {
-    let id = |r: usize, c: usize| (first + r * columns + c) as u32;
-    let mut triangles = Vec::with_capacity(2 * (rows - 1) * (columns - 1));
-    for r in 0..rows - 1 {
-        for c in 0..columns - 1 {
-            triangles.push([id(r, c), id(r, c + 1), id(r + 1, c)]);
-            triangles.push([id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)]);
-        }
-    }
-    triangles
+    grid_triangle_iter(first, columns, rows).collect()
+}
+
+/// [`grid_triangles`] one by one, without a list.
+pub(crate) fn grid_triangle_iter(
+    first: usize,
+    columns: usize,
+    rows: usize,
+) -> impl Iterator<Item = [u32; 3]> {
+    let id = move |r: usize, c: usize| (first + r * columns + c) as u32;
+    (0..rows.saturating_sub(1)).flat_map(move |r| {
+        (0..columns.saturating_sub(1)).flat_map(move |c| {
+            [
+                [id(r, c), id(r, c + 1), id(r + 1, c)],
+                [id(r, c + 1), id(r + 1, c + 1), id(r + 1, c)],
+            ]
+        })
+    })
 }
 
 /// What a split does to one of a's links.
