@@ -1,6 +1,8 @@
 //! One frame (20 substeps × 1 iteration) of a cloth and of a rope with the
 //! same number of particles, N = 32 … 256, sequential and on all cores.
 //! `catenary bench` is the quick command-line version of the cloth case.
+//! Then one frame of each shipped scene with collisions between bodies,
+//! taken after a second of motion so the bodies touch.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -47,5 +49,25 @@ fn frames(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, frames);
+/// One frame of the shipped scenes whose cost is collisions between bodies.
+fn contacts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("collisions between bodies frame");
+    group.sample_size(10);
+    for (name, text) in [
+        ("hammock", include_str!("../scenes/hammock.ron")),
+        ("wrecking_ball", include_str!("../scenes/wrecking_ball.ron")),
+    ] {
+        let mut world = scene::parse(text, std::path::Path::new(name))
+            .unwrap()
+            .build();
+        world.set_threads(1);
+        for _ in 0..60 {
+            world.step();
+        }
+        group.bench_function(name, |b| b.iter(|| world.step()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frames, contacts);
 criterion_main!(benches);

@@ -50,6 +50,10 @@ pub(crate) struct ParticleContacts {
     pub pos: Vec<Vec3>,
     /// Per entry: the push it gets this substep (m).
     pub correction: Vec<Vec3>,
+    /// Per body: the box around its entries' positions this substep
+    /// (empty for a body without entries). A particle that cannot touch
+    /// its own body looks for partners only near another body's box.
+    body_box: Vec<[Vec3; 2]>,
 }
 
 impl RestShape {
@@ -183,6 +187,7 @@ impl ParticleContacts {
         self.grid.cell = cell;
         self.pos = vec![Vec3::ZERO; n];
         self.correction = vec![Vec3::ZERO; n];
+        self.body_box = vec![[Vec3::ZERO; 2]; self.shapes.len()];
     }
 
     /// Sizes the particle → entry map for `particles` world particles
@@ -198,12 +203,26 @@ impl ParticleContacts {
         self.particle.len()
     }
 
-    /// Sorts the entries into the hash by their positions `pos` (one thread).
+    /// Sorts the entries into the hash by their positions `pos` and boxes
+    /// each body's entries (one thread).
     pub fn build(&mut self) {
+        self.body_box.fill([Vec3::INFINITY, Vec3::NEG_INFINITY]);
         for k in 0..self.len() {
             self.grid.place(k, self.pos[k]);
+            let b = &mut self.body_box[self.body[k] as usize];
+            *b = [b[0].min(self.pos[k]), b[1].max(self.pos[k])];
         }
         self.grid.sort();
+    }
+
+    /// Whether entry `k` can touch a particle of another body: it is
+    /// within the largest contact distance (the cell) of that body's box.
+    /// (Not finite positions compare false and are searched as before.)
+    fn near_another_body(&self, k: usize) -> bool {
+        let (x, reach, own) = (self.pos[k], self.grid.cell, self.body[k] as usize);
+        self.body_box.iter().enumerate().any(|(b, [lo, hi])| {
+            b != own && !((x + reach).cmplt(*lo).any() || (x - reach).cmpgt(*hi).any())
+        })
     }
 
     /// The push entry `k` gets from every particle it overlaps.
@@ -212,7 +231,7 @@ impl ParticleContacts {
         let (pk, xk) = (self.particle[k] as usize, self.pos[k]);
         let wk = inv_mass[pk];
         let mut push = Vec3::ZERO;
-        if wk == 0.0 {
+        if wk == 0.0 || !(self.self_on[k] || self.between_bodies && self.near_another_body(k)) {
             return push;
         }
         let home = self.grid.cell_of(k);

@@ -49,6 +49,10 @@ pub(crate) struct Sheets {
     /// Per triangle: false once a link between two of its corners broke
     /// (a tear): it no longer holds anything up.
     alive: Vec<bool>,
+    /// Per triangle: the box around its corners at the start of the
+    /// substep and now, and the mean radius of its corners (m), set by
+    /// [`Sheets::build`]: the cheap test every candidate meets first.
+    bounds: Vec<(Vec3, Vec3, f32)>,
     /// Per world particle: where its triangles start in `around` (one
     /// past the end last).
     around_start: Vec<u32>,
@@ -159,6 +163,7 @@ impl Sheets {
             s.grid.cell = 0.0;
         }
         self.alive = vec![true; self.tri.len()];
+        self.bounds = vec![(Vec3::ZERO, Vec3::ZERO, 0.0); self.tri.len()];
         self.around_start = vec![0; particles + 1];
         for &i in self.tri.iter().flatten() {
             self.around_start[i as usize + 1] += 1;
@@ -207,27 +212,39 @@ impl Sheets {
     }
 
     /// Sorts each body's triangles into its hash by their centroids at
-    /// positions `x` (one thread). A cell must be at least the largest
+    /// positions `x`, and notes each one's box around its corners at the
+    /// start of the substep (`prev`) and now (`x`) (one thread). A cell must be at least the largest
     /// distance from a centroid to its corners plus the largest contact
     /// distance, so that a particle touching a triangle is within one cell
     /// of its centroid: it is kept from the last substep and grown (with a
     /// second pass) when a stretched triangle needs more.
-    pub fn build(&mut self, x: impl Fn(usize) -> Vec3) {
-        let centroid = |t: [u32; 3]| {
-            let c = t.map(|i| x(i as usize));
-            ((c[0] + c[1] + c[2]) / 3.0, c)
-        };
+    pub fn build(
+        &mut self,
+        prev: impl Fn(usize) -> Vec3,
+        x: impl Fn(usize) -> Vec3,
+        radius: &[f32],
+    ) {
+        let centroid = |c: [Vec3; 3]| (c[0] + c[1] + c[2]) / 3.0;
         for s in &mut self.sheets {
             let tri = &self.tri[s.first..s.first + s.count];
+            let bounds = &mut self.bounds[s.first..s.first + s.count];
             let mut need = 0f32;
-            for (k, &t) in tri.iter().enumerate() {
-                let (mid, c) = centroid(t);
-                let far = c
+            for (k, (&t, bound)) in tri.iter().zip(bounds).enumerate() {
+                let ids = t.map(|i| i as usize);
+                let (was, now) = (ids.map(&prev), ids.map(&x));
+                let mid = centroid(now);
+                let far = now
                     .iter()
                     .map(|p| p.distance_squared(mid))
                     .fold(0f32, f32::max);
                 need = need.max(far);
                 s.grid.place(k, mid);
+                let corners = was.iter().chain(&now);
+                *bound = (
+                    corners.clone().fold(Vec3::INFINITY, |m, &v| m.min(v)),
+                    corners.fold(Vec3::NEG_INFINITY, |m, &v| m.max(v)),
+                    ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0,
+                );
             }
             s.need = need.sqrt() + self.reach;
             if s.need > s.grid.cell || !s.grid.cell.is_finite() {
@@ -237,7 +254,7 @@ impl Sheets {
                     1.0
                 };
                 for (k, &t) in tri.iter().enumerate() {
-                    s.grid.place(k, centroid(t).0);
+                    s.grid.place(k, centroid(t.map(|i| x(i as usize))));
                 }
             }
             s.grid.sort();
@@ -279,7 +296,8 @@ impl Sheets {
                 if !self.alive[t] || self.tri[t].iter().any(|i| partners.contains(i)) {
                     return;
                 }
-                let Some(c) = self.against(t, p, (from, to), (&prev, &x), inv_mass, radius) else {
+                let Some(c) = self.against(t, p, (from, to), (&prev, &x), inv_mass, radius[p])
+                else {
                     return;
                 };
                 if best.as_ref().is_none_or(|b| c.depth > b.1.depth) {
@@ -290,9 +308,9 @@ impl Sheets {
         best
     }
 
-    /// Particle `p`, which moved `from` → `to` this substep, against
-    /// triangle `t`, with positions at the start of the substep and now
-    /// from `prev` and `x`: a cheap box test, then [`touch`].
+    /// Particle `p` of radius `r`, which moved `from` → `to` this
+    /// substep, against triangle `t`, with positions at the start of the
+    /// substep and now from `prev` and `x`: a cheap box test, then [`touch`].
     fn against(
         &self,
         t: usize,
@@ -300,24 +318,17 @@ impl Sheets {
         (from, to): (Vec3, Vec3),
         (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         inv_mass: &[f32],
-        radius: &[f32],
+        r: f32,
     ) -> Option<Touch> {
-        let ids = self.tri[t].map(|i| i as usize);
-        let (was, now) = (ids.map(&prev), ids.map(&x));
-        let reach = radius[p] + ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0;
         // The path's box against the box of the triangle then and now,
         // grown by the contact distance.
-        let lo = was
-            .iter()
-            .chain(&now)
-            .fold(Vec3::INFINITY, |m, &v| m.min(v));
-        let hi = was
-            .iter()
-            .chain(&now)
-            .fold(Vec3::NEG_INFINITY, |m, &v| m.max(v));
+        let (lo, hi, corner_radius) = self.bounds[t];
+        let reach = r + corner_radius;
         if (from.min(to) - reach).cmpgt(hi).any() || (from.max(to) + reach).cmplt(lo).any() {
             return None;
         }
+        let ids = self.tri[t].map(|i| i as usize);
+        let (was, now) = (ids.map(&prev), ids.map(&x));
         touch(
             from,
             to,

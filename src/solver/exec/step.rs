@@ -649,7 +649,7 @@ impl Frame<'_> {
             let x = |i: usize| (prev[i] + delta[i]).truncate();
             team.sync();
             if team.index == 0 {
-                (*sh.all).build(x);
+                (*sh.all).build(from, x, radius);
             }
             team.sync();
             let all = &*sh.all;
