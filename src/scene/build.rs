@@ -96,6 +96,9 @@ pub(crate) fn build(scene: &Scene) -> World {
         world.set_body_collisions(true);
     }
     world.colliders = scene.colliders.iter().map(collider).collect();
+    if scene.state.is_none() {
+        place_clear_of_colliders(&mut world, scene);
+    }
     for d in &scene.drivers {
         let body = &world.bodies()[d.body];
         let particle = body.first + resolve_index(d.particle, body.count as u64).expect(VALIDATED);
@@ -116,6 +119,31 @@ pub(crate) fn build(scene: &Scene) -> World {
         restore(&mut world, scene, state);
     }
     world
+}
+
+/// Moves each free body that was placed overlapping a collider out of it,
+/// whole (see [`crate::solver::clearance`]). A body held by a pin, a
+/// driver or a join stays where the scene put it; its overlapping
+/// particles are pushed out by the contacts as before.
+fn place_clear_of_colliders(world: &mut World, scene: &Scene) {
+    for b in 0..world.bodies().len() {
+        let range = world.bodies()[b].range();
+        let held = range.clone().any(|i| world.particles.is_pinned(i))
+            || scene.drivers.iter().any(|d| d.body == b)
+            || scene.joins.iter().any(|j| j.a.0 == b || j.b.0 == b);
+        if held {
+            continue;
+        }
+        let p = &world.particles;
+        let shift = crate::solver::clearance(
+            &world.colliders,
+            &p.pos[range.clone()],
+            &p.radius[range.clone()],
+        );
+        if shift != Vec3::ZERO {
+            world.move_body(b, shift);
+        }
+    }
 }
 
 /// The world index of (body, particle) of a validated scene.

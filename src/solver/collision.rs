@@ -251,6 +251,40 @@ impl Collider {
     }
 }
 
+/// How far overlaps smaller than this are left to the contacts (m): a
+/// micrometre pushed out within one substep is 1 mm/s at 1,200 substeps/s.
+const CLEAR: f32 = 1e-6;
+
+/// The move that takes particles `pos` (radii `radius`) clear of every
+/// collider, pushed out whole: up to eight pushes, each along the normal of
+/// the deepest overlap by its depth. Zero when nothing overlaps, or when
+/// eight pushes do not clear them (wedged between colliders).
+///
+/// Pushing only the overlapping particles out squeezes a stiff body, and
+/// the squeeze springs back as speed: a 1 kg soft box placed by its
+/// centre on the ground, its bottom particles' radius 2 cm into it, jumped
+/// 3 m. Scenes are built with their free bodies moved this way.
+pub fn clearance(colliders: &[Collider], pos: &[Vec3], radius: &[f32]) -> Vec3 {
+    let mut shift = Vec3::ZERO;
+    for _ in 0..8 {
+        let deepest = pos
+            .iter()
+            .zip(radius)
+            .flat_map(|(&p, &r)| {
+                colliders
+                    .iter()
+                    .filter_map(move |c| c.resting(p + shift, p + shift, r))
+            })
+            .filter(|(n, depth)| n.is_finite() && depth.is_finite())
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        match deepest {
+            Some((n, depth)) if depth > CLEAR => shift += n * depth,
+            _ => return shift,
+        }
+    }
+    Vec3::ZERO
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +374,36 @@ mod tests {
         let mut delta = -Vec3::Y * 1e-4;
         s.resolve(n40, &mut delta, 0.0);
         assert!(delta.length() > 1e-6, "stuck on a 40° slope");
+    }
+
+    #[test]
+    fn a_body_overlapping_colliders_is_moved_out_whole_or_not_at_all() {
+        let ground = Collider::Ground {
+            height: 0.0,
+            friction: 0.5,
+        };
+        let shelf = Collider::Box {
+            center: Vec3::new(0.0, 0.5, 0.0),
+            half_extents: Vec3::new(1.0, 0.1, 1.0),
+            friction: 0.5,
+        };
+        let r = [0.02; 4];
+        // A square lying 1 cm into the ground rises 3 cm (its radius is 2).
+        let flat =
+            [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)].map(|(x, z)| Vec3::new(x, 0.01, z));
+        let up = clearance(&[ground], &flat, &r);
+        assert!((up - Vec3::new(0.0, 0.01, 0.0)).length() < 1e-6, "{up}");
+        // Resting on the ground exactly: nothing to do.
+        let resting = flat.map(|p| p + up);
+        assert_eq!(clearance(&[ground], &resting, &r), Vec3::ZERO);
+        // One corner in the shelf's top, the rest above it: out through the top.
+        let mut tilted = flat.map(|p| p + Vec3::new(0.0, 0.7, 0.0));
+        tilted[0].y = 0.59;
+        let out = clearance(&[ground, shelf], &tilted, &r);
+        assert!((out - Vec3::new(0.0, 0.03, 0.0)).length() < 1e-5, "{out}");
+        // Taller than the gap under the shelf, in both the shelf and the
+        // ground: pushed out of one it enters the other, so it stays put.
+        let wedged = [Vec3::new(0.0, 0.005, 0.0), Vec3::new(0.0, 0.39, 0.0)];
+        assert_eq!(clearance(&[ground, shelf], &wedged, &r[..2]), Vec3::ZERO);
     }
 }

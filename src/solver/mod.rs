@@ -59,7 +59,7 @@ mod tetra;
 mod volume;
 
 pub use aero::Aero;
-pub use collision::Collider;
+pub use collision::{Collider, clearance};
 pub use dihedral::angle_of as dihedral_angle;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
 pub use exec::set_simd_enabled;
@@ -359,6 +359,14 @@ impl World {
     /// The bodies, in scene order.
     pub fn bodies(&self) -> &[Body] {
         &self.bodies
+    }
+
+    /// Moves body `b`'s particles by `by` (m), as placed: before a step,
+    /// so nothing of it becomes speed.
+    pub fn move_body(&mut self, b: usize, by: Vec3) {
+        for p in &mut self.particles.pos[self.bodies[b].range()] {
+            *p += by;
+        }
     }
 
     /// Adds a body made of the particles `body.range()`, which must follow
