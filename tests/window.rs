@@ -195,6 +195,8 @@ struct State {
     realtime: f32,
     /// The hand's force while it pulls a particle (N).
     hand_force: Option<f32>,
+    /// The particle the hand holds.
+    held: Option<usize>,
     /// The start-up hint is shown.
     hint: bool,
     /// Frames drawn per second, averaged over the last second.
@@ -219,6 +221,7 @@ impl State {
             paused: false,
             realtime: 1.0,
             hand_force: None,
+            held: None,
             hint: false,
             fps: 0.0,
             antialias: false,
@@ -249,6 +252,12 @@ impl State {
                         .strip_prefix("Some(")
                         .and_then(|r| r.strip_suffix(')'))
                         .and_then(|f| f.parse().ok())
+                }
+                "held" => {
+                    s.held = rest
+                        .strip_prefix("Some(")
+                        .and_then(|r| r.strip_suffix(')'))
+                        .and_then(|i| i.parse().ok())
                 }
                 "error" => s.errors.push(rest.to_string()),
                 "particles" => expected = Some(rest.parse::<usize>().ok()?),
@@ -392,6 +401,117 @@ fn dragging_a_rope_particle_pulls_it_to_the_cursor_with_a_hands_strength() {
         hx < far.0 - 0.5 * reach,
         "the particle should lag the cursor"
     );
+}
+
+/// A soft box (27 particles, 0..27) and a balloon (42, 27..69) resting
+/// on the ground, both with rigid edges.
+const SOLIDS: &str = "Scene(name: \"solids\", solver: (air_drag: 0.5),
+    bodies: [SoftBox(center: (-0.5, 0.2, 0.0), size: (0.4, 0.4, 0.4), resolution: (2, 2, 2),
+                     mass: 1.0, edge_compliance: 0.0, radius: 0.02),
+             Balloon(center: (0.6, 0.32, 0.0), sphere_radius: 0.3, subdivisions: 1, mass: 0.1,
+                     stretch_compliance: 0.0, radius: 0.02)],
+    colliders: [Ground()],
+    camera: (target: (0.0, 0.5, 0.0), distance: 3.5, pitch: 15.0))";
+
+/// The largest distance between two of `particles`.
+fn span(s: &State, particles: std::ops::Range<usize>) -> f32 {
+    let p = |i: usize| glam::Vec3::from(s.particles[i].0);
+    particles
+        .clone()
+        .flat_map(|i| particles.clone().map(move |j| (i, j)))
+        .map(|(i, j)| p(i).distance(p(j)))
+        .fold(0.0, f32::max)
+}
+
+/// Mean height of `particles` (m).
+fn mean_height(s: &State, particles: std::ops::Range<usize>) -> f32 {
+    let n = particles.len() as f32;
+    particles.map(|i| s.particles[i].0[1]).sum::<f32>() / n
+}
+
+#[test]
+fn a_soft_box_and_a_balloon_are_lifted_whole_by_the_hand_and_a_pin_holds_the_balloon_up() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-solids");
+    let scene = dir.join("solids.ron");
+    std::fs::write(&scene, SOLIDS).unwrap();
+    let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
+    let (cube, balloon) = (0..27, 27..69);
+    let rest = app.wait_for("the solids at rest", |s| {
+        s.frames > 60 && s.particles.len() == 69
+    });
+    let (box_span, ball_span) = (span(&rest, cube.clone()), span(&rest, balloon.clone()));
+    // The highest particle of a body on screen (top of the window = 0).
+    let top = |s: &State, r: std::ops::Range<usize>| {
+        r.min_by(|&a, &b| s.particles[a].1[1].total_cmp(&s.particles[b].1[1]))
+            .unwrap()
+    };
+    let lift = |from: [f32; 2], pixels: f32| {
+        x.xdotool(&[
+            "mousemove",
+            &format!("{:.0}", from[0]),
+            &format!("{:.0}", from[1]),
+        ]);
+        sleep(Duration::from_millis(300));
+        x.xdotool(&["mousedown", "1"]);
+        for k in 1..=10 {
+            sleep(Duration::from_millis(60));
+            let y = from[1] - pixels * k as f32 / 10.0;
+            x.xdotool(&["mousemove", &format!("{:.0}", from[0]), &format!("{y:.0}")]);
+        }
+        sleep(Duration::from_millis(1200));
+    };
+    // The box, taken by its top: it comes off the ground whole.
+    lift(rest.particles[top(&rest, cube.clone())].1, 120.0);
+    let held = app.state().unwrap();
+    x.xdotool(&["mouseup", "1"]);
+    println!(
+        "box: held {:?}, mean height {:.3} → {:.3} m, span {box_span:.4} → {:.4} m",
+        held.held,
+        mean_height(&rest, cube.clone()),
+        mean_height(&held, cube.clone()),
+        span(&held, cube.clone())
+    );
+    assert!(
+        held.held.is_some_and(|i| cube.contains(&i)),
+        "{:?}",
+        held.held
+    );
+    assert!(
+        mean_height(&held, cube.clone()) > mean_height(&rest, cube.clone()) + 0.15,
+        "the box did not come up"
+    );
+    // Rigid edges: the box keeps its shape in the hand (within 3 %, the
+    // cells' diagonals bending a little) instead of stretching to the cursor.
+    assert!((span(&held, cube.clone()) / box_span - 1.0).abs() < 0.03);
+    // The balloon, lifted by its top and pinned there by a right-click
+    // while held: it hangs from the pin, off the ground, keeping its shape.
+    sleep(Duration::from_millis(1500));
+    let before = app.state().unwrap();
+    let i = top(&before, balloon.clone());
+    lift(before.particles[i].1, 100.0);
+    x.xdotool(&["mousedown", "3"]);
+    sleep(Duration::from_millis(150));
+    x.xdotool(&["mouseup", "3"]);
+    x.xdotool(&["mouseup", "1"]);
+    let pinned = app.wait_for("the pin", |s| s.particles[i].2);
+    let frames = pinned.frames;
+    let hung = app.wait_for("1.5 s hanging", |s| s.frames > frames + 90);
+    let lowest = balloon
+        .clone()
+        .map(|k| hung.particles[k].0[1])
+        .fold(f32::INFINITY, f32::min);
+    println!(
+        "balloon: particle {i} pinned at {:?} (then {:?}), lowest point {lowest:.3} m, span {ball_span:.4} → {:.4} m",
+        pinned.particles[i].0,
+        hung.particles[i].0,
+        span(&hung, balloon.clone())
+    );
+    assert!(hung.particles[i].2);
+    assert_eq!(hung.particles[i].0, pinned.particles[i].0, "the pin moved");
+    assert!(lowest > 0.05, "the balloon sank to the ground: {lowest} m");
+    assert!((span(&hung, balloon.clone()) / ball_span - 1.0).abs() < 0.05);
 }
 
 #[test]
