@@ -278,9 +278,9 @@ fn save_then_load_gives_the_same_world() {
         world.set_pinned(body.first + body.count / 2, true);
         world.set_pinned(body.first, false);
         world.settings.substeps = 13;
-        // A soft box has no self-collision field (its tetrahedra keep it
-        // from passing through itself): the panel offers no switch.
-        let has_field = !matches!(scene.bodies[0], BodyDef::SoftBox(_));
+        // A soft box (its tetrahedra keep it from passing through itself)
+        // and a mesh have no self-collision field: the panel offers no switch.
+        let has_field = !matches!(scene.bodies[0], BodyDef::SoftBox(_) | BodyDef::Mesh(_));
         let colliding = !world.self_collision(0);
         let switched = has_field && world.set_self_collision(0, colliding);
         scene.capture(&world);
@@ -298,7 +298,7 @@ fn save_then_load_gives_the_same_world() {
         );
         assert_eq!(rebuilt.settings, world.settings);
         assert_eq!(rebuilt.constraints.len(), world.constraints.len());
-        // Ropes, cloths and balloons can switch self-collision at run time; meshes cannot.
+        // Ropes, cloths and balloons switch self-collision in the panel, and keep it.
         assert_eq!(rebuilt.self_collision(0), switched, "{}", path.display());
         assert!(
             !out.with_extension("ron.tmp").exists(),

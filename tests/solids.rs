@@ -330,3 +330,97 @@ fn damping_settles_a_bouncing_balloon_at_any_beta() {
         "{settled:?}"
     );
 }
+
+/// A square rope net as a Mesh: `n` × `n` knots `spacing` apart at
+/// height `y`, tied along rows and columns, pinned at its four corners.
+fn rope_net(n: usize, spacing: f32, y: f32) -> String {
+    let half = spacing * (n - 1) as f32 / 2.0;
+    let corner = |i: usize, j: usize| (i == 0 || i == n - 1) && (j == 0 || j == n - 1);
+    let mut particles = String::new();
+    let mut links = String::new();
+    for j in 0..n {
+        for i in 0..n {
+            let (x, z) = (i as f32 * spacing - half, j as f32 * spacing - half);
+            particles += &format!(
+                "(position: ({x}, {y}, {z}), mass: 0.01, pinned: {}),",
+                corner(i, j)
+            );
+            let k = j * n + i;
+            if i + 1 < n {
+                links += &format!("(a: {k}, b: {}),", k + 1);
+            }
+            if j + 1 < n {
+                links += &format!("(a: {k}, b: {}),", k + n);
+            }
+        }
+    }
+    format!("Mesh(particles: [{particles}], links: [{links}], radius: 0.02)")
+}
+
+/// The lowest particle of a soft box `seconds` after it was dropped
+/// onto a rope net, with collisions between bodies on or off.
+fn box_on_a_net(collide: bool, seconds: f32) -> (World, f32) {
+    let mut w = world(&format!(
+        "Scene(solver: (substeps: 20, body_collisions: {collide}, air_drag: 0.5),
+          bodies: [{},
+                   SoftBox(center: (0.0, 1.6, 0.0), size: (0.3, 0.3, 0.3), resolution: (2, 2, 2),
+                           mass: 2.0, edge_compliance: 0.00001)],
+          colliders: [Ground()])",
+        rope_net(11, 0.1, 1.0)
+    ));
+    for _ in 0..(seconds * 60.0) as usize {
+        w.step();
+    }
+    let b = &w.bodies()[1];
+    let lowest = w.particles.pos[b.range()]
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::MAX, f32::min);
+    (w, lowest)
+}
+
+#[test]
+fn a_rope_net_of_mesh_links_catches_a_soft_box_dropped_on_it() {
+    let (caught, held_at) = box_on_a_net(true, 6.0);
+    let (_, fell_to) = box_on_a_net(false, 3.0);
+    println!(
+        "box bottom {held_at:.3} m in the net after 6 s, {fell_to:.3} m without collisions after 3 s, kinetic {:.4} J",
+        caught.kinetic_energy()
+    );
+    assert_sane(&caught, 10.0);
+    // The net hangs from 1 m; inextensible 1 m ropes pinned at the corners
+    // let its middle sag a few decimetres, never to the ground.
+    assert!(held_at > 0.4, "the box fell through the net to {held_at} m");
+    assert!(
+        fell_to < 0.05,
+        "without collisions it reaches the ground: {fell_to} m"
+    );
+    assert!(
+        caught.kinetic_energy() < 0.05,
+        "still moving: {} J",
+        caught.kinetic_energy()
+    );
+}
+
+#[test]
+fn a_mesh_too_thick_for_its_spacing_is_refused_only_when_bodies_collide() {
+    let scene = |collide: bool| {
+        format!(
+            "Scene(solver: (body_collisions: {collide}),
+              bodies: [Mesh(particles: [(position: (0.0, 1.0, 0.0)), (position: (0.1, 1.0, 0.0))],
+                            links: [(a: 0, b: 1)], radius: 0.3)])"
+        )
+    };
+    let path = std::path::Path::new("net.ron");
+    let err = catenary::scene::parse(&scene(true), path)
+        .expect_err("a 0.3 m radius on knots 0.1 m apart")
+        .to_string();
+    println!("{err}");
+    // The field, and the range: at most 2 × the 0.1 m spacing.
+    assert!(
+        err.contains("net.ron") && err.contains("bodies[0].radius"),
+        "{err}"
+    );
+    assert!(err.contains("0.2"), "{err}");
+    assert!(catenary::scene::parse(&scene(false), path).is_ok());
+}

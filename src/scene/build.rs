@@ -294,9 +294,10 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
     Shape::Rope
 }
 
-/// Gives a rope or cloth just built its rest shape — the rope laid
-/// straight (particles apart by their distance along it), the cloth's flat
-/// grid — and switches its self-collision on when the scene asks.
+/// Gives a body just built its rest shape — the rope laid straight
+/// (particles apart by their distance along it), any other body as built —
+/// and switches its self-collision on when the scene asks. Collisions
+/// between bodies take the bodies with a rest shape: all of them.
 fn self_collision(world: &mut World, body: usize, def: &BodyDef) {
     let b = &world.bodies()[body];
     let (rest, on): (Vec<Vec3>, bool) = match def {
@@ -308,8 +309,7 @@ fn self_collision(world: &mut World, body: usize, def: &BodyDef) {
         }
         BodyDef::Cloth(c) => (world.particles.pos[b.range()].to_vec(), c.self_collision),
         BodyDef::Balloon(bl) => (world.particles.pos[b.range()].to_vec(), bl.self_collision),
-        BodyDef::SoftBox(_) => (world.particles.pos[b.range()].to_vec(), false),
-        BodyDef::Mesh(_) => return,
+        BodyDef::SoftBox(_) | BodyDef::Mesh(_) => (world.particles.pos[b.range()].to_vec(), false),
     };
     world.set_rest_shape(body, rest);
     if on {

@@ -5,6 +5,7 @@
 use super::schema::*;
 use super::solid::{check_balloon, check_soft_box};
 use crate::solver::limits::{self, Bounds, *};
+use glam::Vec3;
 
 /// Most particles a scene may create (all bodies together).
 pub const MAX_PARTICLES: u64 = 2_000_000;
@@ -119,7 +120,7 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
         match body {
             BodyDef::Rope(r) => rope(&mut c, &f, r, scene.solver.body_collisions),
             BodyDef::Cloth(cl) => cloth(&mut c, &f, cl, scene.solver.body_collisions),
-            BodyDef::Mesh(m) => mesh(&mut c, &f, m),
+            BodyDef::Mesh(m) => mesh(&mut c, &f, m, scene.solver.body_collisions),
             BodyDef::Balloon(b) => check_balloon(&mut c, &f, b, scene.solver.body_collisions),
             BodyDef::SoftBox(s) => check_soft_box(&mut c, &f, s, scene.solver.body_collisions),
         }
@@ -307,7 +308,7 @@ fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {
     c.num(&format!("{f}.aero_lift"), cl.aero_lift, AERO_COEFFICIENT);
 }
 
-fn mesh(c: &mut Checker, f: &str, m: &MeshDef) {
+fn mesh(c: &mut Checker, f: &str, m: &MeshDef, body_collisions: bool) {
     let n = m.particles.len() as u64;
     for (k, p) in m.particles.iter().enumerate() {
         c.v3(
@@ -336,6 +337,15 @@ fn mesh(c: &mut Checker, f: &str, m: &MeshDef) {
         }
     }
     c.num(&format!("{f}.radius"), m.radius, RADIUS);
+    // The spacing the contacts' hash sees: consecutive particles' (as
+    // `solver::contacts` measures a rest shape).
+    let spacing = (m.particles.windows(2))
+        .map(|w| Vec3::from(w[0].position).distance(w[1].position.into()))
+        .filter(|&d| d > 0.0)
+        .fold(f32::INFINITY, f32::min);
+    if spacing.is_finite() {
+        collision_radius(c, f, m.radius, spacing, body_collisions);
+    }
 }
 
 fn collider(c: &mut Checker, f: &str, col: &ColliderDef) {
