@@ -261,9 +261,9 @@ const CLEAR: f32 = 1e-6;
 /// eight pushes do not clear them (wedged between colliders).
 ///
 /// Pushing only the overlapping particles out squeezes a stiff body, and
-/// the squeeze springs back as speed: a 1 kg soft box placed by its
+/// the squeeze springs back as speed: a stiff 1 kg soft box placed by its
 /// centre on the ground, its bottom particles' radius 2 cm into it, jumped
-/// 3 m. Scenes are built with their free bodies moved this way.
+/// 2.25 m. Scenes are built with their free bodies moved this way.
 pub fn clearance(colliders: &[Collider], pos: &[Vec3], radius: &[f32]) -> Vec3 {
     let mut shift = Vec3::ZERO;
     for _ in 0..8 {

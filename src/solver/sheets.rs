@@ -213,11 +213,12 @@ impl Sheets {
 
     /// Sorts each body's triangles into its hash by their centroids at
     /// positions `x`, and notes each one's box around its corners at the
-    /// start of the substep (`prev`) and now (`x`) (one thread). A cell must be at least the largest
-    /// distance from a centroid to its corners plus the largest contact
-    /// distance, so that a particle touching a triangle is within one cell
-    /// of its centroid: it is kept from the last substep and grown (with a
-    /// second pass) when a stretched triangle needs more.
+    /// start of the substep (`prev`) and now (`x`) (one thread). A cell
+    /// must be at least the largest distance from a centroid to its corners
+    /// plus the largest contact distance, so that a particle touching a
+    /// triangle is within one cell of its centroid: it is kept from the
+    /// last substep and grown (with a second pass) when a stretched
+    /// triangle needs more.
     pub fn build(
         &mut self,
         prev: impl Fn(usize) -> Vec3,
