@@ -22,6 +22,38 @@ fn pin_to_tip(w: &World) -> f32 {
 }
 
 #[test]
+fn a_weight_hung_on_a_running_rope_pulls_exactly_as_one_built_in() {
+    // The panel's tip-mass slider sets the last particle's mass to its
+    // share of the rope plus the weight, the same sum the builder makes,
+    // so a rope weighted after 30 frames moves from then on bit for bit
+    // like one built weighted and stopped at that state.
+    let unweighted = |tip: f32| {
+        world(&format!(
+            "Scene(solver: (substeps: 20, air_drag: 1.0),
+              bodies: [Rope(start: (0.0, 4.0, 0.0), end: (1.5, 4.0, 0.0), segments: 15,
+                            mass: 0.3, compliance: 0.0, tip_mass: {tip}, pins: [0])])"
+        ))
+    };
+    let (mut later, mut built) = (unweighted(0.0), unweighted(3.0));
+    for _ in 0..30 {
+        later.step();
+    }
+    later.set_mass(15, 0.3 / 16.0 + 3.0);
+    built.particles.pos.clone_from(&later.particles.pos);
+    built.particles.vel.clone_from(&later.particles.vel);
+    assert_eq!(later.particles.mass(), built.particles.mass());
+    for _ in 0..60 {
+        later.step();
+        built.step();
+    }
+    assert_eq!(later.particles.pos, built.particles.pos);
+    // Not positive or not finite: ignored.
+    later.set_mass(15, 0.0);
+    later.set_mass(15, f32::NAN);
+    assert_eq!(later.particles.mass()[15], 0.3 / 16.0 + 3.0);
+}
+
+#[test]
 fn a_weight_stretches_a_rigid_rope_like_rubber_without_tethers_and_not_with_them() {
     // Gauss–Seidel carries the pin's correction one link per pass: with a
     // mass ratio of 3 kg to 5 g per particle the rope cannot hold the

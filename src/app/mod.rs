@@ -13,6 +13,7 @@ mod lanes;
 mod overlay;
 mod panel;
 mod panel_bodies;
+mod panel_load;
 mod panel_solid;
 mod panel_tear;
 mod panel_view;

@@ -17,6 +17,7 @@ impl App {
         let mut tether_toggles: Vec<(usize, bool)> = Vec::new();
         let mut dihedral_edits: Vec<(usize, f32)> = Vec::new();
         let mut solid_edits = Vec::new();
+        let mut load_edits = Vec::new();
         let mut tear_edits = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let kinds: &[(LinkKind, &str)] = match def {
@@ -79,6 +80,7 @@ impl App {
                         "PBD has no compliance: stiffness k and the substep count set it",
                     );
                     solid_edits.extend(self.solid_ui(ui, b).map(|e| (b, e)));
+                    load_edits.extend(self.load_ui(ui, b).map(|e| (b, e)));
                     tear_edits.extend(self.tear_ui(ui, b).map(|e| (b, e)));
                     if matches!(def, BodyDef::Rope(_) | BodyDef::Cloth(_) | BodyDef::Balloon(_)) {
                         let mut on = self.world.self_collision(b);
@@ -108,6 +110,9 @@ impl App {
         self.joins_section(ui);
         for (b, edit) in solid_edits {
             self.apply_solid(b, edit);
+        }
+        for (b, edit) in load_edits {
+            self.apply_load(b, edit);
         }
         for (b, edit) in tear_edits {
             self.apply_tear(b, edit);

@@ -398,6 +398,15 @@ impl World {
         self.constraints.invalidate();
     }
 
+    /// Sets particle `i`'s mass (kg): a rope's weight changed on the
+    /// panel. A mass that is not positive and finite is ignored.
+    pub fn set_mass(&mut self, i: usize, kg: f32) {
+        if kg > 0.0 && kg.is_finite() {
+            self.particles.set_mass(i, kg);
+            self.constraints.invalidate();
+        }
+    }
+
     /// Pins (w = 0) or unpins particle `i`; tethers follow.
     pub fn set_pinned(&mut self, i: usize, pinned: bool) {
         self.set_hold(i, hold::PINNED, pinned);

@@ -145,6 +145,13 @@ impl Particles {
         self.update_inv_mass(i);
     }
 
+    /// Sets particle `i`'s mass to `kg` (> 0).
+    pub(crate) fn set_mass(&mut self, i: usize, kg: f32) {
+        debug_assert!(kg > 0.0 && kg.is_finite());
+        self.mass[i] = kg;
+        self.update_inv_mass(i);
+    }
+
     /// Adds `kg` to particle `i`'s mass (a weight hung on it).
     pub(crate) fn add_mass(&mut self, i: usize, kg: f32) {
         debug_assert!(kg >= 0.0 && kg.is_finite());

@@ -1,0 +1,94 @@
+//! The panel's part for what a body carries: a rope's weight on its end
+//! (`tip_mass`) and a cloth's drag and lift on its faces (`aero_drag`,
+//! `aero_lift`), on sliders, so they can be turned while it runs.
+
+use egui_macroquad::egui;
+
+use super::App;
+use super::panel::slider;
+use crate::scene::BodyDef;
+use crate::solver::limits;
+
+/// A change to a rope's weight or a cloth's air from the panel.
+#[derive(Clone, Copy)]
+pub(super) enum LoadEdit {
+    /// The weight on a rope's last particle (kg).
+    TipMass(f32),
+    /// A cloth's drag and lift coefficients per triangle.
+    Air { drag: f32, lift: f32 },
+}
+
+impl App {
+    /// Body `b`'s load controls; what the user changed.
+    pub(super) fn load_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<LoadEdit> {
+        let mut edit = None;
+        match &self.scene.bodies[b] {
+            BodyDef::Rope(r) => {
+                let mut m = r.tip_mass;
+                if ui
+                    .add(
+                        slider(&mut m, 0.0..=limits::TIP_MASS.max.min(1e3))
+                            .logarithmic(true)
+                            .smallest_positive(0.01)
+                            .text("tip mass kg"),
+                    )
+                    .on_hover_text(
+                        "a weight on the rope's last particle, on top of its share of the \
+                         rope's mass: without tethers a heavy one stretches a rigid rope",
+                    )
+                    .changed()
+                {
+                    edit = Some(LoadEdit::TipMass(m));
+                }
+            }
+            BodyDef::Cloth(c) => {
+                let (mut drag, mut lift) = (c.aero_drag, c.aero_lift);
+                let range = 0.0..=limits::AERO_COEFFICIENT.max.min(10.0);
+                let mut changed = ui
+                    .add(slider(&mut drag, range.clone()).text("aero drag C_d"))
+                    .on_hover_text(
+                        "drag coefficient of each triangle: a force ½ρ·C_d·A·(v·n)² along \
+                         its normal n against its motion through the air v (relative to the \
+                         wind); a flat plate ≈ 1.2",
+                    )
+                    .changed();
+                changed |= ui
+                    .add(slider(&mut lift, range).text("aero lift C_l"))
+                    .on_hover_text(
+                        "lift coefficient of each triangle: a force across its motion \
+                         through the air, in the plane of its normal and that motion (a flag \
+                         flutters with drag and lift)",
+                    )
+                    .changed();
+                if changed {
+                    edit = Some(LoadEdit::Air { drag, lift });
+                }
+            }
+            _ => {}
+        }
+        edit
+    }
+
+    /// Applies `edit` to body `b` in both lanes and the scene (kept by
+    /// Reset and Save as).
+    pub(super) fn apply_load(&mut self, b: usize, edit: LoadEdit) {
+        match (&mut self.scene.bodies[b], edit) {
+            (BodyDef::Rope(r), LoadEdit::TipMass(m)) => {
+                // The last particle's own share of the rope, then the weight.
+                let tip = self.world.bodies()[b].first + r.segments as usize;
+                let share = r.mass / (r.segments + 1) as f32;
+                r.tip_mass = m;
+                self.world.set_mass(tip, share + m);
+                self.twin_do(|w| w.set_mass(tip, share + m));
+            }
+            (BodyDef::Cloth(c), LoadEdit::Air { drag, lift }) => {
+                (c.aero_drag, c.aero_lift) = (drag, lift);
+                self.world.set_aero(b, drag, lift);
+                self.twin_do(|w| {
+                    w.set_aero(b, drag, lift);
+                });
+            }
+            _ => {}
+        }
+    }
+}
