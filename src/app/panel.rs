@@ -346,11 +346,19 @@ impl App {
         let mut between = self.world.body_collisions();
         if ui
             .checkbox(&mut between, "collisions between bodies")
-            .on_hover_text("particles of different ropes and cloths push each other apart")
+            .on_hover_text(
+                "particles of different bodies push each other apart, and meet the other \
+                 bodies' cloth and skin triangles",
+            )
             .changed()
         {
+            // Contacts weigh in the thread count (results do not depend on it).
             self.world.set_body_collisions(between);
-            self.twin_do(|w| w.set_body_collisions(between));
+            self.world.use_suitable_threads();
+            self.twin_do(|w| {
+                w.set_body_collisions(between);
+                w.use_suitable_threads();
+            });
             self.scene.solver.body_collisions = between; // kept by Reset
         }
     }

@@ -141,8 +141,10 @@ impl App {
         }
         for (b, wanted) in toggles {
             let on = self.world.set_self_collision(b, wanted);
+            self.world.use_suitable_threads(); // contacts weigh in
             self.twin_do(|w| {
                 w.set_self_collision(b, wanted);
+                w.use_suitable_threads();
             });
             if wanted && !on {
                 self.status = format!(
