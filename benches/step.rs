@@ -1,8 +1,8 @@
 //! One frame (20 substeps × 1 iteration) of a cloth and of a rope with the
 //! same number of particles, N = 32 … 256, sequential and on all cores.
 //! `catenary bench` is the quick command-line version of the cloth case.
-//! Then one frame of each shipped scene with collisions between bodies,
-//! taken after a second of motion so the bodies touch.
+//! Then one frame of scenes with collisions between bodies, taken after a
+//! second of motion so the bodies touch.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -49,18 +49,27 @@ fn frames(c: &mut Criterion) {
     }
 }
 
-/// One frame of the shipped scenes whose cost is collisions between bodies.
+/// One frame of scenes whose cost is collisions between bodies, on the
+/// threads the window would choose.
 fn contacts(c: &mut Criterion) {
     let mut group = c.benchmark_group("collisions between bodies frame");
     group.sample_size(10);
+    let two_cloths = "Scene(solver: (substeps: 20, body_collisions: true),
+        bodies: [
+          Cloth(origin: (-1.0, 1.0, -1.0), size: (2.0, 2.0), resolution: (32, 32), mass: 1.0,
+                orientation: Horizontal, pins: [(0, 0), (0, -1), (-1, 0), (-1, -1)], radius: 0.03),
+          Cloth(origin: (-0.8, 1.5, -0.8), size: (1.6, 1.6), resolution: (32, 32), mass: 1.0,
+                orientation: Horizontal, radius: 0.025)],
+        colliders: [Ground()])";
     for (name, text) in [
         ("hammock", include_str!("../scenes/hammock.ron")),
         ("wrecking_ball", include_str!("../scenes/wrecking_ball.ron")),
+        ("two 32x32 cloths, one on the other", two_cloths),
     ] {
         let mut world = scene::parse(text, std::path::Path::new(name))
             .unwrap()
             .build();
-        world.set_threads(1);
+        world.use_suitable_threads();
         for _ in 0..60 {
             world.step();
         }
