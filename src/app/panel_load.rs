@@ -76,7 +76,7 @@ impl App {
             (BodyDef::Rope(r), LoadEdit::TipMass(m)) => {
                 // The last particle's own share of the rope, then the weight.
                 let tip = self.world.bodies()[b].first + r.segments as usize;
-                let share = r.mass / (r.segments + 1) as f32;
+                let share = r.particle_mass();
                 r.tip_mass = m;
                 self.world.set_mass(tip, share + m);
                 self.twin_do(|w| w.set_mass(tip, share + m));

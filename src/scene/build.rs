@@ -260,7 +260,7 @@ fn rope(world: &mut World, body: usize, r: &RopeDef) -> Shape {
     let link = r.length.unwrap_or(a.distance(b)) / n as f32;
     let down = world.settings.gravity.try_normalize().unwrap_or(-Vec3::Y);
     let first = world.particles.len();
-    let m = r.mass / (n + 1) as f32;
+    let m = r.particle_mass();
     for p in rope_layout(a, b, n, link, down) {
         world.particles.push(p, m, r.radius);
     }

@@ -116,6 +116,13 @@ pub struct SolverDef {
     pub body_collisions: bool,
 }
 
+impl RopeDef {
+    /// Each particle's share of the rope's mass (kg), before `tip_mass`.
+    pub fn particle_mass(&self) -> f32 {
+        self.mass / (self.segments + 1) as f32
+    }
+}
+
 impl Default for SolverDef {
     /// The solver's own defaults ([`Settings::default`]), no body collisions.
     fn default() -> Self {

@@ -337,12 +337,8 @@ fn mesh(c: &mut Checker, f: &str, m: &MeshDef, body_collisions: bool) {
         }
     }
     c.num(&format!("{f}.radius"), m.radius, RADIUS);
-    // The spacing the contacts' hash sees: consecutive particles' (as
-    // `solver::contacts` measures a rest shape).
-    let spacing = (m.particles.windows(2))
-        .map(|w| Vec3::from(w[0].position).distance(w[1].position.into()))
-        .filter(|&d| d > 0.0)
-        .fold(f32::INFINITY, f32::min);
+    // A mesh's rest shape is its particles as placed.
+    let spacing = limits::spacing(m.particles.iter().map(|p| Vec3::from(p.position)));
     if spacing.is_finite() {
         collision_radius(c, f, m.radius, spacing, body_collisions);
     }

@@ -61,12 +61,7 @@ impl RestShape {
     /// the rest shape ([`crate::solver::limits::RADIUS_PER_SPACING`]) that
     /// the spatial hash would compare every particle with every other.
     fn hash_is_useful(&self, radius: &[f32]) -> bool {
-        let spacing = self
-            .rest
-            .windows(2)
-            .map(|w| w[0].distance(w[1]))
-            .filter(|&d| d > 0.0)
-            .fold(f32::INFINITY, f32::min);
+        let spacing = crate::solver::limits::spacing(self.rest.iter().copied());
         let largest = radius[self.first..self.first + self.rest.len()]
             .iter()
             .fold(0f32, |a, &r| a.max(r));

@@ -98,6 +98,25 @@ pub const RADIUS: Bounds = Bounds::new(0.0, 100.0, "m");
 /// larger radii put so many particles in one hash cell that every particle
 /// is compared with every other (4,000 particles at r = 1000 m: 2.75 s/frame).
 pub const RADIUS_PER_SPACING: f32 = 2.0;
+
+/// The particle spacing the contacts' hash sees in a rest shape: the
+/// smallest non-zero distance between consecutive points (infinite for
+/// fewer than two distinct points).
+pub fn spacing(points: impl IntoIterator<Item = glam::Vec3>) -> f32 {
+    let mut points = points.into_iter();
+    let Some(mut last) = points.next() else {
+        return f32::INFINITY;
+    };
+    let mut least = f32::INFINITY;
+    for p in points {
+        let d = last.distance(p);
+        if d > 0.0 {
+            least = least.min(d);
+        }
+        last = p;
+    }
+    least
+}
 /// A balloon's target volume over its built volume.
 pub const PRESSURE: Bounds = Bounds::new(0.1, 10.0, "");
 /// Volume compliance: m³ of volume change per pascal.
