@@ -118,7 +118,7 @@ enum Command {
         /// The scene file.
         scene: PathBuf,
         /// Constraint passes per frame, split every way into substeps × iterations.
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=limits::PASSES_PER_FRAME as i64))]
         budget: u32,
         /// Frames per run.
         #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..))]
@@ -169,6 +169,7 @@ fn parse_in(s: &str, bounds: limits::Bounds) -> Result<f32, String> {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    remove_temp_files_on_signals();
     let result = match cli.command {
         Some(Command::Run {
             scene,
@@ -233,10 +234,10 @@ pub fn main() -> ExitCode {
             let _probe = match crate::display::check() {
                 Ok(probe) => probe,
                 Err(why) => {
-                    eprintln!(
+                    headless::tell(format_args!(
                         "error: {why}: the sandbox needs a window; \
                          headless use: `catenary run SCENE.ron` or `catenary check SCENE.ron`"
-                    );
+                    ));
                     return ExitCode::FAILURE;
                 }
             };
@@ -265,11 +266,29 @@ pub fn main() -> ExitCode {
         Err(e) => {
             // Every line of a multi-error report gets the prefix, as in `check`.
             for line in report(&e).lines() {
-                eprintln!("error: {line}");
+                headless::tell(format_args!("error: {line}"));
             }
             ExitCode::FAILURE
         }
     }
+}
+
+/// SIGINT, SIGTERM and SIGHUP (Ctrl+C, `kill`, a closed terminal) end the
+/// program as they would, exit status 128 + the signal, but first remove
+/// the temp files of output not yet complete (`run --out`, `sweep --out`,
+/// Save as): an interrupted run leaves neither a partial file under the
+/// asked-for name nor a stray temp file.
+fn remove_temp_files_on_signals() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return; // the default handlers stay: temp files may be left, nothing worse
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            catenary::scene::remove_unfinished();
+            std::process::exit(128 + signal);
+        }
+    });
 }
 
 fn is_broken_pipe(e: &anyhow::Error) -> bool {

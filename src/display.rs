@@ -1,38 +1,44 @@
 //! Can a window be opened? Checked before macroquad is started, because
 //! miniquad panics (exit 101) when it cannot open the X display.
 //!
-//! The check connects to the server and keeps that connection open (the
-//! returned [`Probe`]) until the program ends: an X server with no other
-//! client resets itself when its last client leaves (Xvfb's default), and
-//! a window connecting during that reset fails with `XOpenDisplay()
-//! failed` — closing the probe at once made the window fail now and then.
+//! The check makes the X11 handshake the window will make (x11rb parses
+//! `DISPLAY` and reads the `XAUTHORITY` cookie as Xlib does): a socket
+//! that is not an X server, a screen the server does not have (`:0.7`)
+//! and a server that refuses the cookie are errors here, not panics later.
+//! It keeps that connection open (the returned [`Probe`]) until the
+//! program ends: an X server with no other client resets itself when its
+//! last client leaves (Xvfb's default), and a window connecting during
+//! that reset fails with `XOpenDisplay() failed` — closing the probe at
+//! once made the window fail now and then.
 
-#[cfg(unix)]
-use std::os::unix::net::UnixStream;
-#[cfg(unix)]
+#[cfg(all(unix, not(target_os = "macos")))]
 use std::time::Duration;
 
 /// The check's open connection to the display server; keep it while the
 /// window opens (see the module doc).
 #[must_use = "dropping the probe at once can reset a bare X server as the window connects"]
 pub struct Probe {
-    #[cfg(unix)]
-    _connection: Option<Box<dyn std::io::Read>>,
+    #[cfg(all(unix, not(target_os = "macos")))]
+    _connection: x11rb::rust_connection::RustConnection,
 }
 
-/// Elsewhere the windowing layer reports its own errors.
-#[cfg(not(unix))]
+/// Elsewhere (macOS, Windows) the window does not use X11 and the
+/// windowing layer reports its own errors.
+#[cfg(not(all(unix, not(target_os = "macos"))))]
 pub fn check() -> Result<Probe, String> {
     Ok(Probe {})
 }
 
-/// Ok when `DISPLAY` names an X server that accepts a connection (the
-/// window uses X11; under Wayland that is Xwayland); else why not.
-#[cfg(unix)]
+#[cfg(all(unix, not(target_os = "macos")))]
+/// How long the server has to answer the handshake: a socket that accepts
+/// and never answers would otherwise hang the window's start for ever.
+const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+
+#[cfg(all(unix, not(target_os = "macos")))]
+/// Ok when `DISPLAY` names an X server that accepts this client and has
+/// the screen named (the window uses X11; under Wayland that is
+/// Xwayland); else why not.
 pub fn check() -> Result<Probe, String> {
-    let keep = |c: Box<dyn std::io::Read>| Probe {
-        _connection: Some(c),
-    };
     let display = std::env::var("DISPLAY").unwrap_or_default();
     if display.trim().is_empty() {
         return Err(if std::env::var_os("WAYLAND_DISPLAY").is_some() {
@@ -41,36 +47,36 @@ pub fn check() -> Result<Probe, String> {
             "no display (DISPLAY and WAYLAND_DISPLAY are unset)".into()
         });
     }
-    let cannot = |why: &str| format!("cannot open the display DISPLAY={display}: {why}");
-    // [host]:number[.screen]; a path (macOS launchd) is a socket itself.
-    if display.starts_with('/') {
-        return UnixStream::connect(&display)
-            .map(|c| keep(Box::new(c)))
-            .map_err(|e| cannot(&e.to_string()));
+    let cannot = |why: String| format!("cannot open the display DISPLAY={display}: {why}");
+    let (tell, answer) = std::sync::mpsc::channel();
+    // A thread, so that a server that never answers costs ANSWER_WITHIN;
+    // on that error the program ends and the thread with it.
+    std::thread::spawn(move || {
+        let _ = tell.send(x11rb::connect(None));
+    });
+    match answer.recv_timeout(ANSWER_WITHIN) {
+        Ok(Ok((connection, _screen))) => Ok(Probe {
+            _connection: connection,
+        }),
+        Ok(Err(e)) => Err(cannot(why(&e))),
+        Err(_) => Err(cannot(format!(
+            "no X11 answer within {} s (is it an X server?)",
+            ANSWER_WITHIN.as_secs()
+        ))),
     }
-    let (host, rest) = display
-        .rsplit_once(':')
-        .ok_or_else(|| cannot("not of the form [host]:number"))?;
-    let number: u16 = rest
-        .split('.')
-        .next()
-        .and_then(|n| n.parse().ok())
-        .filter(|&n| n < 1000)
-        .ok_or_else(|| cannot("no display number"))?;
-    if host.is_empty() || host == "unix" {
-        let socket = format!("/tmp/.X11-unix/X{number}");
-        UnixStream::connect(&socket)
-            .map(|c| keep(Box::new(c)))
-            .map_err(|e| cannot(&format!("{socket}: {e}")))
-    } else {
-        use std::net::ToSocketAddrs;
-        let addr = (host, 6000 + number)
-            .to_socket_addrs()
-            .map_err(|e| cannot(&e.to_string()))?
-            .next()
-            .ok_or_else(|| cannot("the host has no address"))?;
-        std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2))
-            .map(|c| keep(Box::new(c)))
-            .map_err(|e| cannot(&e.to_string()))
+}
+
+#[cfg(all(unix, not(target_os = "macos")))]
+/// A connection error as a person reads it.
+fn why(e: &x11rb::errors::ConnectError) -> String {
+    use x11rb::errors::ConnectError as E;
+    match e {
+        E::InvalidScreen => "the server has no such screen (the number after the dot)".into(),
+        E::SetupAuthenticate(_) | E::SetupFailed(_) => {
+            format!("the X server refused this client (check XAUTHORITY): {e}")
+        }
+        E::DisplayParsingError(_) => format!("not of the form [host]:number[.screen]: {e}"),
+        E::IoError(io) => io.to_string(),
+        other => other.to_string(),
     }
 }

@@ -14,6 +14,13 @@ macro_rules! say {
     };
 }
 
+/// `eprintln!` that never panics: when stderr is full or closed
+/// (`2>/dev/full`, `2>&1 | head -1`) the message is lost, not the exit
+/// code. Every message of the program goes through it.
+pub fn tell(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 use crate::scene::{self, Scene};
 use crate::solver::World;
 
@@ -228,7 +235,7 @@ pub fn check(paths: &[PathBuf]) -> Result<bool> {
             Err(errors) => {
                 ok = false;
                 for e in errors.0 {
-                    eprintln!("error: {e}");
+                    tell(format_args!("error: {e}"));
                 }
             }
         }

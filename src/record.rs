@@ -170,13 +170,32 @@ pub fn replay(rec: &Recording) -> World {
     world
 }
 
+/// Most frames a recording may hold: 4.6 hours at 60 frames per second.
+/// A file asking for 1e8 frames would replay for days.
+pub const MAX_FRAMES: u64 = 1_000_000;
+
 /// Checks a recording's events against its scene: particle indices in
 /// range, settings and hand strengths within the accepted ranges, frames in
 /// order and within `frames`.
 pub fn validate(rec: &Recording, path: &Path) -> Result<(), SceneErrors> {
-    rec.scene.validate(path)?;
+    check(rec, path, None)
+}
+
+/// [`validate`] of a recording read from `text`: each problem, in the
+/// scene or in the events, names its line:column there.
+fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneErrors> {
+    let problems = rec.scene.problems("scene.");
+    if !problems.is_empty() {
+        return SceneErrors::check_in(path, text, problems);
+    }
     let n = rec.scene.build().particles.len();
     let mut problems = Vec::new();
+    if rec.frames > MAX_FRAMES {
+        problems.push((
+            "frames".to_string(),
+            format!("{}: at most {MAX_FRAMES} are accepted", rec.frames),
+        ));
+    }
     let mut last = 0;
     for (k, (frame, e)) in rec.events.iter().enumerate() {
         let field = format!("events[{k}]");
@@ -201,9 +220,10 @@ pub fn validate(rec: &Recording, path: &Path) -> Result<(), SceneErrors> {
             {
                 Some(format!("{p:?} must be finite and within ±1e7"))
             }
-            Event::Settings(def) if !Settings::from(def).is_valid() => {
-                Some("settings outside the accepted ranges (see README)".into())
-            }
+            Event::Settings(def) if !Settings::from(def).is_valid() => Some(format!(
+                "settings outside the accepted ranges (substeps × iterations at most {})",
+                crate::solver::limits::PASSES_PER_FRAME
+            )),
             Event::Hand(Some(f)) if !crate::solver::limits::HAND_FORCE.contains(*f) => {
                 Some(format!(
                     "hand {f} N: accepted {}",
@@ -213,10 +233,10 @@ pub fn validate(rec: &Recording, path: &Path) -> Result<(), SceneErrors> {
             _ => None,
         };
         if let Some(message) = bad {
-            problems.push((field, message));
+            problems.push((format!("{field}.1"), message));
         }
     }
-    SceneErrors::check(path, problems)
+    SceneErrors::check_in(path, text, problems)
 }
 
 /// Reads and checks a recording file.
@@ -227,7 +247,11 @@ pub fn load(path: &Path) -> Result<Recording, SceneErrors> {
 /// Parses and validates a recording's text; `path` names it in errors.
 pub fn parse(text: &str, path: &Path) -> Result<Recording, SceneErrors> {
     let rec: Recording = scene::from_ron(text, path)?;
-    validate(&rec, path)?;
+    check(
+        &rec,
+        path,
+        Some(text.strip_prefix('\u{feff}').unwrap_or(text)),
+    )?;
     Ok(rec)
 }
 

@@ -179,10 +179,18 @@ pub fn run(path: &Path, budget: u32, frames: u32, out: Option<&Path>) -> Result<
         !splits(budget).is_empty(),
         "--budget {budget}: no split into substeps × iterations within 1 ..= 1000 each"
     );
+    // Progress on a terminal only: a log or a pipe gets no `\r` lines.
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let rows = sweep(&scene, budget, frames, true, |done, total| {
-        eprint!("\rsweep: {done}/{total} runs");
+        if terminal {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\rsweep: {done}/{total} runs");
+            let _ = err.flush();
+        }
     });
-    eprintln!();
+    if terminal {
+        crate::headless::tell(format_args!(""));
+    }
     let mut text = String::from(HEADER);
     text.push('\n');
     for r in &rows {

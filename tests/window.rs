@@ -34,6 +34,11 @@ struct Xvfb {
 
 impl Xvfb {
     fn start() -> Option<Self> {
+        Self::start_with(&[])
+    }
+
+    /// With more server arguments (`-auth FILE`).
+    fn start_with(extra: &[&str]) -> Option<Self> {
         for tool in ["Xvfb", "xdotool"] {
             if !have(tool) {
                 eprintln!(
@@ -61,6 +66,7 @@ impl Xvfb {
                 "-nolisten",
                 "tcp",
             ])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -1032,4 +1038,51 @@ fn chains_as_links_draw_a_rope_as_hollow_interlocking_links() {
     assert!(in_tube > 2_000 && in_chain > 2_000, "{in_tube} {in_chain}");
     assert!(only_chain > in_tube / 5, "{only_chain} of {in_tube}");
     assert!(only_tube > in_tube / 10, "{only_tube} of {in_tube}");
+}
+
+/// A screen the server does not have and a server that refuses the
+/// client's cookie: miniquad panicked on both (exit 101); the display
+/// check makes the same handshake first and says why (issue 28).
+#[test]
+fn a_missing_screen_or_a_refused_cookie_is_an_error_not_a_panic() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !have("xauth") {
+        eprintln!("SKIPPED: xauth is not installed; .ci/run installs it");
+        return;
+    }
+    let dir = TempDir::new("refused-display");
+    let run = |display: &str, authority: &Path| {
+        let out = Command::new(env!("CARGO_BIN_EXE_catenary"))
+            .env("DISPLAY", display)
+            .env("XAUTHORITY", authority)
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let none = dir.join("none");
+    std::fs::write(&none, "").unwrap();
+    {
+        let Some(x) = Xvfb::start() else { return };
+        let (code, err) = run(&format!("{}.7", x.display), &none);
+        assert_eq!(code, Some(1), "{err}");
+        assert!(err.contains("no such screen"), "{err}");
+    }
+    // A server that reads its cookies from a file: a client without one is refused.
+    let cookies = dir.join("cookies");
+    let made = Command::new("xauth")
+        .args(["-f", cookies.to_str().unwrap(), "add", ":0", "."])
+        .arg("0123456789abcdef0123456789abcdef")
+        .status()
+        .unwrap();
+    assert!(made.success(), "xauth add");
+    let Some(x) = Xvfb::start_with(&["-auth", cookies.to_str().unwrap()]) else {
+        return;
+    };
+    let (code, err) = run(&x.display, &none);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("refused"), "{err}");
 }

@@ -79,7 +79,9 @@ impl Fxaa {
             match load_material(source, params) {
                 Ok(m) => self.material = Some(m),
                 Err(e) => {
-                    eprintln!("anti-aliasing is off: its shader did not compile: {e:?}");
+                    crate::headless::tell(format_args!(
+                        "anti-aliasing is off: its shader did not compile: {e:?}"
+                    ));
                     self.broken = true;
                     return None;
                 }

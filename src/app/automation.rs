@@ -70,7 +70,7 @@ impl App {
         if let Err(e) = written
             && !self.dump_failed.replace(true)
         {
-            eprintln!("error: --dump-state: {e}");
+            crate::headless::tell(format_args!("error: --dump-state: {e}"));
         }
     }
 }

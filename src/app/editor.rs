@@ -72,7 +72,7 @@ fn problem(e: &SceneError) -> Problem {
             at: *at,
             message: format!("{field}: {message}"),
         },
-        SceneError::Io { .. } => Problem {
+        SceneError::Io { .. } | SceneError::More { .. } => Problem {
             at: None,
             message: e.to_string(),
         },

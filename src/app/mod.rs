@@ -109,10 +109,10 @@ async fn main_loop(options: Options) {
             };
             if due {
                 if let Err(e) = automation::save_screenshot(&path) {
-                    eprintln!(
+                    crate::headless::tell(format_args!(
                         "error: {}: cannot save the screenshot: {e:#}",
                         path.display()
-                    );
+                    ));
                 }
                 app.screenshots_taken += 1;
             }

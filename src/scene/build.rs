@@ -85,8 +85,8 @@ pub(crate) fn build(scene: &Scene) -> World {
         }
         self_collision(&mut world, i, body);
         tethers(&mut world, i, body);
-        aero(&mut world, i, body);
     }
+    aero(&mut world, scene);
     for j in &scene.joins {
         join(&mut world, scene, j);
     }
@@ -326,12 +326,18 @@ fn tethers(world: &mut World, body: usize, def: &BodyDef) {
     }
 }
 
-/// Gives a cloth that asks for it its triangles' drag and lift.
-fn aero(world: &mut World, body: usize, def: &BodyDef) {
-    if let BodyDef::Cloth(c) = def
-        && (c.aero_drag > 0.0 || c.aero_lift > 0.0)
-    {
-        world.set_aero(body, c.aero_drag, c.aero_lift);
+/// Gives every cloth that asks for it its triangles' drag and lift.
+fn aero(world: &mut World, scene: &Scene) {
+    let cloths: Vec<(usize, f32, f32)> = (scene.bodies.iter().enumerate())
+        .filter_map(|(i, def)| match def {
+            BodyDef::Cloth(c) if c.aero_drag > 0.0 || c.aero_lift > 0.0 => {
+                Some((i, c.aero_drag, c.aero_lift))
+            }
+            _ => None,
+        })
+        .collect();
+    if !cloths.is_empty() {
+        world.set_aero_many(&cloths);
     }
 }
 

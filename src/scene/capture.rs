@@ -3,6 +3,7 @@
 
 use super::schema::*;
 use super::validate::resolve_index;
+use crate::solver::limits;
 use crate::solver::{QuadKind, Shape, World};
 
 impl Scene {
@@ -117,16 +118,27 @@ impl Scene {
 
     /// Records the world's state — time, every body's positions,
     /// velocities and pins, the links and joins that broke — so the scene
-    /// starts from it, bit-exactly (DESIGN §3 `state`).
+    /// starts from it, bit-exactly (DESIGN §3 `state`). A world gone past
+    /// the ranges a `state` accepts (±1e5 m, ±1e4 m/s per component) is
+    /// saved clamped into them, so what is saved always loads.
     pub fn capture_state(&mut self, world: &World) {
         let p = &world.particles;
-        let v3 = |v: glam::Vec3| v.to_array();
+        let within = |v: glam::Vec3, b: limits::Bounds| {
+            // NaN (never in a world) would be kept, and refused on load.
+            v.to_array().map(|x| x.clamp(b.min, b.max))
+        };
         let bodies = world
             .bodies()
             .iter()
             .map(|body| BodyStateDef {
-                positions: body.range().map(|i| v3(p.pos[i])).collect(),
-                velocities: body.range().map(|i| v3(p.vel[i])).collect(),
+                positions: body
+                    .range()
+                    .map(|i| within(p.pos[i], limits::COORDINATE))
+                    .collect(),
+                velocities: body
+                    .range()
+                    .map(|i| within(p.vel[i], limits::SPEED))
+                    .collect(),
                 pins: body
                     .range()
                     .filter(|&i| p.is_pinned(i))

@@ -42,7 +42,21 @@ pub enum SceneError {
         /// What was found and what is accepted.
         message: String,
     },
+    /// More problems than are worth listing: the first
+    /// [`MAX_REPORTED`] are, this counts the rest.
+    #[error("{path}: and {more} more problems (the first {MAX_REPORTED} are listed)", path = .path.display())]
+    More {
+        /// The file.
+        path: PathBuf,
+        /// Problems not listed.
+        more: usize,
+    },
 }
+
+/// Problems listed per file; past it, [`SceneError::More`] counts the
+/// rest. A file with thousands of bad values reports at once (placing each
+/// costs a lookup) and a person reads the first ones anyway.
+pub const MAX_REPORTED: usize = 100;
 
 /// Every problem found in one scene file (at least one).
 #[derive(Debug, thiserror::Error)]
@@ -72,16 +86,24 @@ impl SceneErrors {
         if problems.is_empty() {
             return Ok(());
         }
-        Err(Self(
-            problems
-                .into_iter()
-                .map(|(field, message)| SceneError::Invalid {
-                    path: path.to_path_buf(),
-                    at: text.and_then(|t| super::locate::locate(t, &field)),
-                    field,
-                    message,
-                })
-                .collect(),
-        ))
+        let fields = text.map(super::locate::Fields::of);
+        let more = problems.len().saturating_sub(MAX_REPORTED);
+        let mut errors: Vec<SceneError> = problems
+            .into_iter()
+            .take(MAX_REPORTED)
+            .map(|(field, message)| SceneError::Invalid {
+                path: path.to_path_buf(),
+                at: fields.as_ref().and_then(|f| f.locate(&field)),
+                field,
+                message,
+            })
+            .collect();
+        if more > 0 {
+            errors.push(SceneError::More {
+                path: path.to_path_buf(),
+                more,
+            });
+        }
+        Err(Self(errors))
     }
 }

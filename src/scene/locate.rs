@@ -177,30 +177,70 @@ impl Walk<'_> {
     }
 }
 
-/// The 1-based (line, column) of `field` — a path as the range checks
-/// write it, e.g. `bodies[1].pins[0].0 (row)` — in `text`; a field left
-/// to its default is located at the nearest enclosing value written.
-pub fn locate(text: &str, field: &str) -> Option<(usize, usize)> {
-    let mut walk = Walk {
-        tokens: tokens(text),
-        next: 0,
-        found: Vec::new(),
-    };
-    // Inner attributes: `#![enable(…)]`.
-    while walk.peek(0) == Some("#") {
-        while !matches!(walk.peek(0), Some("]") | None) {
+/// Every field and list element of a RON text with its 1-based
+/// (line, column), read in one walk, so that many errors are placed in
+/// time linear in the text.
+pub struct Fields {
+    /// In the order written.
+    found: Vec<(String, (usize, usize))>,
+    /// Path → index into `found`.
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl Fields {
+    /// Walks `text` once.
+    pub fn of(text: &str) -> Self {
+        let mut walk = Walk {
+            tokens: tokens(text),
+            next: 0,
+            found: Vec::new(),
+        };
+        // Inner attributes: `#![enable(…)]`.
+        while walk.peek(0) == Some("#") {
+            while !matches!(walk.peek(0), Some("]") | None) {
+                walk.next += 1;
+            }
             walk.next += 1;
         }
-        walk.next += 1;
-    }
-    walk.value("");
-    let mut path = field.split(' ').next().unwrap_or_default();
-    loop {
-        if let Some((_, at)) = walk.found.iter().find(|(p, _)| p == path) {
-            return Some(*at);
+        walk.value("");
+        let mut index = std::collections::HashMap::with_capacity(walk.found.len());
+        for (k, (path, _)) in walk.found.iter().enumerate() {
+            index.entry(path.clone()).or_insert(k);
         }
-        path = &path[..path.rfind(['.', '['])?];
+        Self {
+            found: walk.found,
+            index,
+        }
     }
+
+    /// The 1-based (line, column) of `field` — a path as the range checks
+    /// write it, e.g. `bodies[1].pins[0].0 (row)`; a field left to its
+    /// default is located at the nearest enclosing value written.
+    pub fn locate(&self, field: &str) -> Option<(usize, usize)> {
+        let mut path = field.split(' ').next().unwrap_or_default();
+        loop {
+            if let Some(&k) = self.index.get(path) {
+                return Some(self.found[k].1);
+            }
+            path = &path[..path.rfind(['.', '['])?];
+        }
+    }
+
+    /// The innermost field or list element written at or before `at`:
+    /// the field a parse error at `at` is in.
+    pub fn at(&self, at: (usize, usize)) -> Option<&str> {
+        self.found
+            .iter()
+            .rev()
+            .find(|(_, place)| *place <= at)
+            .map(|(path, _)| path.as_str())
+    }
+}
+
+/// [`Fields::locate`] for one field.
+#[cfg(test)]
+pub fn locate(text: &str, field: &str) -> Option<(usize, usize)> {
+    Fields::of(text).locate(field)
 }
 
 #[cfg(test)]
@@ -226,6 +266,15 @@ Scene(
         assert_eq!(locate(TEXT, "bodies[0].pins[1]"), Some((7, 83)));
         assert_eq!(locate(TEXT, "bodies[1].pins[1].0 (row)"), Some((8, 94)));
         assert_eq!(locate(TEXT, "bodies[1].size.1"), Some((8, 52)));
+    }
+
+    #[test]
+    fn a_place_in_the_text_names_the_field_written_there() {
+        let fields = super::Fields::of(TEXT);
+        assert_eq!(fields.at((5, 50)), Some("solver.substeps"));
+        assert_eq!(fields.at((5, 60)), Some("solver.substeps"));
+        assert_eq!(fields.at((7, 84)), Some("bodies[0].pins[1]"));
+        assert_eq!(fields.at((1, 1)), None);
     }
 
     #[test]

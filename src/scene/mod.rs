@@ -11,17 +11,19 @@ mod capture;
 mod error;
 mod locate;
 mod meshes;
+mod output;
 mod schema;
 mod solid;
 mod validate;
 
 pub use builtin::{BUILTIN, DEFAULT_SCENE, builtin};
-pub use error::{SceneError, SceneErrors};
+pub use error::{MAX_REPORTED, SceneError, SceneErrors};
+pub use output::{TempFile, remove_unfinished};
 pub use schema::*;
 pub use solid::{BalloonDef, SoftBoxDef};
-pub use validate::{MAX_PARTICLES, resolve_index};
+pub use validate::{MAX_COLLIDERS, MAX_PARTICLES, resolve_index};
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ron::extensions::Extensions;
 
@@ -48,11 +50,26 @@ pub fn from_ron<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Resu
     // Editors on some systems start UTF-8 files with a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     ron_options().from_str(text).map_err(|e| {
+        let (line, column) = (e.span.start.line, e.span.start.col);
+        let message = match e.code {
+            // The parser names neither the field nor what it accepts.
+            ron::Error::IntegerOutOfBounds => {
+                let fields = locate::Fields::of(text);
+                match fields.at((line, column)) {
+                    Some(field) => format!(
+                        "{field}: the number is out of range: accepted {}",
+                        validate::whole_number_range(field)
+                    ),
+                    None => e.code.to_string(),
+                }
+            }
+            code => code.to_string(),
+        };
         SceneErrors(vec![SceneError::Parse {
             path: path.to_path_buf(),
-            line: e.span.start.line,
-            column: e.span.start.col,
-            message: e.code.to_string(),
+            line,
+            column,
+            message,
         }])
     })
 }
@@ -88,7 +105,23 @@ pub fn read_text(path: &Path) -> Result<String, SceneErrors> {
             meta.len()
         )));
     }
-    let text = std::fs::read_to_string(path).map_err(fail)?;
+    let bytes = std::fs::read(path).map_err(fail)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // Valid up to there, so a str: its lines and characters.
+        let good = std::str::from_utf8(good).unwrap_or_default();
+        let line = good.matches('\n').count() + 1;
+        let column = good.rsplit('\n').next().unwrap_or_default().chars().count() + 1;
+        SceneErrors(vec![SceneError::Parse {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: format!(
+                "not UTF-8 text: byte 0x{:02x} (save the file as UTF-8)",
+                e.as_bytes()[good.len()]
+            ),
+        }])
+    })?;
     // Editors on some systems start UTF-8 files with a byte-order mark.
     Ok(text
         .strip_prefix('\u{feff}')
@@ -136,6 +169,15 @@ impl Scene {
         SceneErrors::check(path, validate::validate(self))
     }
 
+    /// Every problem of [`Scene::validate`] as (field, message), each
+    /// field path starting with `prefix` (a scene inside a recording).
+    pub(crate) fn problems(&self, prefix: &str) -> Vec<(String, String)> {
+        validate::validate(self)
+            .into_iter()
+            .map(|(field, message)| (format!("{prefix}{field}"), message))
+            .collect()
+    }
+
     /// The scene as RON text, in the same format [`parse`] reads.
     pub fn to_ron(&self) -> String {
         to_ron_text(self, "Scene")
@@ -159,82 +201,4 @@ pub fn write_text(path: &Path, text: &str) -> Result<(), SceneError> {
             source,
         })?;
     file.commit()
-}
-
-/// A file written beside `target` as `NAME.tmp` and renamed onto it by
-/// [`TempFile::commit`]; dropped without a commit, it removes itself.
-#[derive(Debug)]
-pub struct TempFile {
-    file: Option<std::fs::File>,
-    tmp: PathBuf,
-    target: PathBuf,
-}
-
-impl TempFile {
-    /// Creates the temp file for `target`; refuses an empty path, a path
-    /// ending in `/` and an existing directory up front.
-    pub fn create(target: &Path) -> Result<Self, SceneError> {
-        let refuse = |why: &str| SceneError::Io {
-            path: target.to_path_buf(),
-            action: "cannot write",
-            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_string()),
-        };
-        let text = target.as_os_str().to_string_lossy();
-        if text.trim().is_empty() {
-            return Err(refuse("no file name given"));
-        }
-        if text.ends_with('/') || target.is_dir() {
-            return Err(refuse("it is a directory, not a file name"));
-        }
-        let mut name = target.file_name().unwrap_or_default().to_os_string();
-        name.push(".tmp");
-        let tmp = target.with_file_name(name);
-        let file = std::fs::File::create(&tmp).map_err(|source| SceneError::Io {
-            path: target.to_path_buf(),
-            action: "cannot write",
-            source,
-        })?;
-        Ok(Self {
-            file: Some(file),
-            tmp,
-            target: target.to_path_buf(),
-        })
-    }
-
-    /// Flushes to disk and renames the temp file onto the target.
-    pub fn commit(mut self) -> Result<(), SceneError> {
-        let io_err = |action, source| SceneError::Io {
-            path: self.target.clone(),
-            action,
-            source,
-        };
-        {
-            // Closed at the end of the block, before the rename.
-            let file = self.file.take().expect("a TempFile is committed once");
-            file.sync_all().map_err(|e| io_err("cannot write", e))?;
-        }
-        std::fs::rename(&self.tmp, &self.target)
-            .map_err(|e| io_err("cannot rename the temp file onto", e))?;
-        self.tmp = PathBuf::new(); // nothing left to remove
-        Ok(())
-    }
-}
-
-impl std::io::Write for TempFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.file.as_mut().expect("not committed").write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.file.as_mut().expect("not committed").flush()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        self.file.take();
-        if !self.tmp.as_os_str().is_empty() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
 }

@@ -67,24 +67,34 @@ impl Aero {
         cl: f32,
         particles: usize,
     ) {
+        self.set_many(vec![(body, triangles, cd, cl)], particles);
+    }
+
+    /// [`Self::set`] for many bodies at once, in time linear in the
+    /// triangles (a scene of 4,000 cloths set one by one took 52 s to
+    /// build: every call rebuilt every table).
+    pub(crate) fn set_many(
+        &mut self,
+        new: Vec<(usize, Vec<[u32; 3]>, f32, f32)>,
+        particles: usize,
+    ) {
+        let replaced: std::collections::HashSet<usize> = new.iter().map(|n| n.0).collect();
         let mut all: Vec<([u32; 3], (f32, f32))> = Vec::new();
+        let mut bodies: Vec<(usize, usize)> = Vec::new();
         for (b, range) in &self.bodies {
-            if *b != body {
+            if !replaced.contains(b) {
                 all.extend(
                     range
                         .clone()
                         .map(|t| (self.triangles[t], self.coefficients[t])),
                 );
+                bodies.push((*b, range.len()));
             }
         }
-        let mut bodies: Vec<(usize, usize)> = self
-            .bodies
-            .iter()
-            .filter(|(b, _)| *b != body)
-            .map(|(b, r)| (*b, r.len()))
-            .collect();
-        bodies.push((body, triangles.len()));
-        all.extend(triangles.into_iter().map(|t| (t, (cd, cl))));
+        for (body, triangles, cd, cl) in new {
+            bodies.push((body, triangles.len()));
+            all.extend(triangles.into_iter().map(|t| (t, (cd, cl))));
+        }
         self.triangles = all.iter().map(|a| a.0).collect();
         self.coefficients = all.iter().map(|a| a.1).collect();
         let mut first = 0;

@@ -25,7 +25,9 @@ impl World {
             "a particle in more than {MAX_COLOURS} colours of constraints"
         );
         self.constraints.mark_colour(&p, colour, true);
-        self.quads.push(colour, kind, p, rest, compliance, body);
+        let size = super::quads::size_of(p.map(|i| self.particles.pos[i]));
+        self.quads
+            .push(colour, kind, p, rest, size, compliance, body);
     }
 
     /// Colours that hold links or four-particle constraints: the phases
@@ -93,6 +95,17 @@ impl World {
         self.aero
             .set(body, triangles, drag, lift, self.particles.len());
         true
+    }
+
+    /// [`Self::set_aero`] for many bodies, `(body, drag, lift)`, in one
+    /// pass (a scene's build); bodies that are not cloths are skipped.
+    pub fn set_aero_many(&mut self, bodies: &[(usize, f32, f32)]) {
+        let new = bodies
+            .iter()
+            .filter(|(b, ..)| matches!(self.bodies[*b].shape, Shape::Cloth { .. }))
+            .map(|&(b, drag, lift)| (b, self.bodies[b].triangles(), drag, lift))
+            .collect();
+        self.aero.set_many(new, self.particles.len());
     }
 
     /// Gives body `body`, whose shape is [`Shape::Closed`], a gas: one

@@ -235,8 +235,23 @@ impl Collider {
     /// `delta` is its displacement this substep from `prev`. In contact it
     /// returns the tangential displacement friction took out and the one
     /// it left (the energy books charge friction their product).
-    pub(crate) fn resolve(&self, prev: Vec3, delta: &mut Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+    pub(crate) fn resolve(
+        &self,
+        prev: Vec3,
+        delta: &mut Vec3,
+        r: f32,
+        h: f32,
+    ) -> Option<(Vec3, Vec3)> {
         let (n, depth) = self.contact(prev + *delta, prev, r)?;
+        // An overlap the particle already had at the substep's start (a
+        // body placed, pinned or driven inside a collider) leaves at most
+        // MAX_DEPENETRATION_SPEED: pushed out at once, a pinned sheet under
+        // `Ground(height: 1e5)` was thrown at 1e8 m/s.
+        let before = self.resting(prev, prev, r).map_or(0.0, |(_, d)| d);
+        let depth = depth - (before - MAX_DEPENETRATION_SPEED * h).max(0.0);
+        if depth <= 0.0 {
+            return None;
+        }
         let moved = *delta + n * depth;
         let tangential = moved - n * n.dot(moved);
         let slide = tangential.length();
@@ -250,6 +265,12 @@ impl Collider {
         Some((taken, tangential - taken))
     }
 }
+
+/// The fastest a particle leaves an overlap it already had when a substep
+/// began (m/s). In a running world colliders are resolved last, so a
+/// substep starts clear of them and this never acts; it bounds what a
+/// scene that starts inside a collider can turn into speed.
+pub const MAX_DEPENETRATION_SPEED: f32 = 10.0;
 
 /// How far overlaps smaller than this are left to the contacts (m): a
 /// micrometre pushed out within one substep is 1 mm/s at 1,200 substeps/s.
@@ -298,11 +319,39 @@ mod tests {
         };
         let start = Vec3::new(0.9, 0.2, 0.0);
         let mut delta = Vec3::ZERO;
-        b.resolve(start, &mut delta, 0.05);
+        // A long substep: the 0.15 m are within its depenetration speed.
+        b.resolve(start, &mut delta, 0.05, 1.0);
         assert!(
             (delta - Vec3::new(0.15, 0.0, 0.0)).length() < 1e-6,
             "{delta}"
         );
+    }
+
+    #[test]
+    fn a_particle_that_starts_deep_inside_leaves_at_the_depenetration_speed() {
+        let h = 1.0 / 1200.0;
+        for c in [
+            Collider::Ground {
+                height: 1e5,
+                friction: 0.5,
+            },
+            Collider::Sphere {
+                center: Vec3::new(0.0, -1e5 + 1.0, 0.0),
+                radius: 1e5,
+                friction: 0.0,
+            },
+        ] {
+            let start = Vec3::new(0.3, 0.5, 0.0);
+            // Falling into it, too: the fall is stopped, the overlap left slowly.
+            let mut delta = Vec3::new(0.0, -9.81 * h * h, 0.0);
+            c.resolve(start, &mut delta, 0.01, h);
+            let speed = delta.length() / h;
+            assert!(delta.y > 0.0, "{c:?}: {delta}");
+            assert!(
+                speed <= MAX_DEPENETRATION_SPEED * 1.001,
+                "{c:?}: {speed} m/s"
+            );
+        }
     }
 
     #[test]
@@ -315,7 +364,7 @@ mod tests {
         // From above the top face to 0.2 m above the bottom one.
         let start = Vec3::new(0.1, 1.5, 0.0);
         let mut delta = Vec3::new(0.0, -2.3, 0.0);
-        b.resolve(start, &mut delta, 0.0);
+        b.resolve(start, &mut delta, 0.0, 1.0 / 1200.0);
         assert!(
             (start + delta - Vec3::new(0.1, 1.0, 0.0)).length() < 1e-6,
             "{delta}"
@@ -333,14 +382,14 @@ mod tests {
         // From 10 mm above the top to 10 mm below the bottom, radius 2 mm.
         let start = Vec3::new(0.3, 0.011, 0.0);
         let mut delta = Vec3::new(0.0, -0.022, 0.0);
-        slab.resolve(start, &mut delta, 0.002);
+        slab.resolve(start, &mut delta, 0.002, 1.0 / 1200.0);
         assert!(
             (start + delta - Vec3::new(0.3, 0.003, 0.0)).length() < 1e-6,
             "{delta}"
         );
         // Sideways past the slab's edge: a miss.
         let mut miss = Vec3::new(0.0, -0.022, 0.0);
-        slab.resolve(Vec3::new(1.1, 0.011, 0.0), &mut miss, 0.002);
+        slab.resolve(Vec3::new(1.1, 0.011, 0.0), &mut miss, 0.002, 1.0 / 1200.0);
         assert_eq!(miss, Vec3::new(0.0, -0.022, 0.0));
         let ball = Collider::Sphere {
             center: Vec3::ZERO,
@@ -350,7 +399,7 @@ mod tests {
         // Straight through the centre, from 5 cm before it to 5 cm after.
         let start = Vec3::new(-0.05, 0.0, 0.0);
         let mut delta = Vec3::new(0.1, 0.0, 0.0);
-        ball.resolve(start, &mut delta, 0.0);
+        ball.resolve(start, &mut delta, 0.0, 1.0 / 1200.0);
         assert!(
             (start + delta - Vec3::new(-0.01, 0.0, 0.0)).length() < 1e-6,
             "{delta}"
@@ -367,12 +416,12 @@ mod tests {
         // Point on the sphere at 20° from the top (tan 20° = 0.36 < 0.5), sinking straight down.
         let n = Vec3::new(20f32.to_radians().sin(), 20f32.to_radians().cos(), 0.0);
         let mut delta = -Vec3::Y * 1e-4;
-        s.resolve(n, &mut delta, 0.0);
+        s.resolve(n, &mut delta, 0.0, 1.0 / 1200.0);
         assert!(delta.length() < 1e-6, "moved by {}", delta.length());
         // 40° is steeper than atan 0.5 = 26.6°: it slides.
         let n40 = Vec3::new(40f32.to_radians().sin(), 40f32.to_radians().cos(), 0.0);
         let mut delta = -Vec3::Y * 1e-4;
-        s.resolve(n40, &mut delta, 0.0);
+        s.resolve(n40, &mut delta, 0.0, 1.0 / 1200.0);
         assert!(delta.length() > 1e-6, "stuck on a 40° slope");
     }
 

@@ -179,7 +179,7 @@ impl ParticleContacts {
         }
         let n = self.particle.len();
         self.grid = Grid::new(n);
-        self.grid.cell = cell;
+        self.grid.cell = cell.max(super::grid::MIN_CELL);
         self.pos = vec![Vec3::ZERO; n];
         self.correction = vec![Vec3::ZERO; n];
         self.body_box = vec![[Vec3::ZERO; 2]; self.shapes.len()];

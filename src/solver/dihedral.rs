@@ -57,10 +57,33 @@ pub fn wrap(angle: f64) -> f64 {
 /// overshoot; larger errors close over a few substeps.
 const MAX_TURN: f64 = 0.5;
 
+/// How far a hinge may grow past its rest size (the longest distance
+/// between two of its corners) and still bend; past it, it holds nothing.
+///
+/// Why: a projection moves a wing along a straight line to turn it about
+/// the edge, which lengthens the wing's distance from the edge by about
+/// C²/2 of it, and the move is proportional to the triangles' size. With
+/// stiff hinges on soft links (a balloon of stretch 10 m/N, a cloth of
+/// soft shear) or on links torn away, nothing pulls that growth back: the
+/// hinge grew its triangles exponentially, to NaN within 60 frames. A
+/// hinge twice its size is a ripped or torn sheet, where bending means
+/// nothing; no shipped scene stretches a hinge by half.
+const MAX_GROWTH: f64 = 2.0;
+
 /// The constraint C = θ − θ₀ (wrapped, clamped to ±[`MAX_TURN`]) and its
-/// gradient for wing vertices and edge `x`; None for a degenerate pair.
+/// gradient for wing vertices and edge `x` of rest size `size` (m); None
+/// for a degenerate pair or one grown past [`MAX_GROWTH`] × `size`.
 #[inline]
-pub(crate) fn constraint(x: [DVec3; 4], rest: f32) -> Option<(f64, [DVec3; 4])> {
+pub(crate) fn constraint(x: [DVec3; 4], rest: f32, size: f32) -> Option<(f64, [DVec3; 4])> {
+    let limit = MAX_GROWTH * size as f64;
+    let limit2 = limit * limit;
+    for i in 0..4 {
+        for j in i + 1..4 {
+            if x[i].distance_squared(x[j]) > limit2 {
+                return None;
+            }
+        }
+    }
     let (theta, grad) = angle_and_gradient(x)?;
     Some((wrap(theta - rest as f64).clamp(-MAX_TURN, MAX_TURN), grad))
 }

@@ -6,6 +6,18 @@
 
 use glam::Vec3;
 
+/// The largest cell index per axis (a clamp that keeps `c ± 2` in i32).
+/// With cells of at least [`MIN_CELL`] it reaches 1e5 m — every accepted
+/// coordinate — so bodies anywhere in a scene hash into distinct cells
+/// (a clamp at 1e6 cells put a 2 cm-radius cloth at 5e4 m into one cell:
+/// every particle compared with every other, 100× slower).
+pub(crate) const MAX_CELL_INDEX: f32 = 1e9;
+
+/// The smallest cell edge (m): with radius 0 or 2e-5 the cell came out
+/// at 0 or 4e-5 m, a 100 m rope spanned more cells than the clamp and
+/// collapsed into one. 1e-4 m keeps 1e5 m within [`MAX_CELL_INDEX`].
+pub(crate) const MIN_CELL: f32 = 1e-4;
+
 /// Items sorted by hashed cell.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Grid {
@@ -35,14 +47,15 @@ impl Grid {
         }
     }
 
-    /// The cell of point `x`. Far-away or non-finite points land in one
-    /// clamped cell (NaN in cell 0): they are then only compared, never
-    /// lost. (Floor without the libm call, which was a fifth of the
-    /// contacts' time: truncate, then step down below zero.)
+    /// The cell of point `x`. Points more than [`MAX_CELL_INDEX`] cells
+    /// out, or not finite, land in one clamped cell (NaN in cell 0): they
+    /// are then only compared, never lost. (Floor without the libm call,
+    /// which was a fifth of the contacts' time: truncate, then step down
+    /// below zero.)
     pub fn cell_at(&self, x: Vec3) -> [i32; 3] {
         let c = x / self.cell;
         [c.x, c.y, c.z].map(|v| {
-            let v = v.clamp(-1e6, 1e6);
+            let v = v.clamp(-MAX_CELL_INDEX, MAX_CELL_INDEX);
             let t = v as i32;
             t - i32::from((t as f32) > v)
         })
@@ -144,6 +157,28 @@ mod tests {
             assert!(found.contains(&k));
             assert!(found.windows(2).all(|w| w[0] < w[1]), "in item order");
             assert!(found.iter().all(|&j| g.cell_of(j) == g.cell_of(k)));
+        }
+    }
+
+    /// A 2 cm-cell grid of a sheet far from the origin or a long thin
+    /// rope: every cell holds a few items, not all of them.
+    #[test]
+    fn items_far_from_the_origin_or_over_many_cells_do_not_share_one_cell() {
+        for (origin, spacing, cell) in
+            [(5e4, 0.02, 0.02), (0.0, 0.05, MIN_CELL), (-9e4, 0.05, 0.04)]
+        {
+            let n = 4000;
+            let mut g = Grid::new(n);
+            g.cell = cell;
+            for k in 0..n {
+                g.place(k, Vec3::splat(origin) + Vec3::X * (k as f32 * spacing));
+            }
+            g.sort();
+            let crowd = (0..n)
+                .map(|k| g.in_cell(g.cell_of(k)).count())
+                .max()
+                .unwrap();
+            assert!(crowd <= 2, "{crowd} items share a cell at {origin} m");
         }
     }
 

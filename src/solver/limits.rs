@@ -66,6 +66,11 @@ pub const DT: Bounds = Bounds::new(1e-6, 1.0, "s");
 pub const SUBSTEPS: RangeInclusive<u32> = 1..=1000;
 /// Gauss–Seidel passes per substep.
 pub const ITERATIONS: RangeInclusive<u32> = 1..=1000;
+/// Most constraint passes per frame, substeps × iterations: 1,000
+/// substeps of 20 passes (the panel's sliders reach 200 × 100). Each of
+/// the two ranges alone would allow a million passes per frame, which
+/// turns a small scene into minutes per frame.
+pub const PASSES_PER_FRAME: u32 = 20_000;
 /// Each component of gravity.
 pub const GRAVITY: Bounds = Bounds::new(-1e4, 1e4, "m/s²");
 /// Constraint damping β.
@@ -82,6 +87,11 @@ pub const WIND: Bounds = Bounds::new(-1e3, 1e3, "m/s");
 pub const PBD_STIFFNESS: Bounds = Bounds::new(1e-6, 1.0, "");
 /// Each coordinate of a position or centre.
 pub const COORDINATE: Bounds = Bounds::new(-1e5, 1e5, "m");
+/// Each component of a velocity in a saved `state`: ten times a rifle
+/// bullet, past anything a sandbox scene makes (a whip's tip breaks the
+/// sound barrier at 340 m/s), and small enough that one frame's motion
+/// (≤ 1e4 m at dt ≤ 1 s) keeps positions where f32 resolves millimetres.
+pub const SPEED: Bounds = Bounds::new(-1e4, 1e4, "m/s");
 /// Lengths and sizes: rope length, cloth size, collider radius and half extents.
 pub const LENGTH: Bounds = Bounds::new(1e-6, 1e5, "m");
 /// Rest length of a mesh link (0 pulls two particles together).

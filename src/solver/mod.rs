@@ -155,6 +155,7 @@ impl Settings {
         DT.contains(self.dt)
             && SUBSTEPS.contains(&self.substeps)
             && ITERATIONS.contains(&self.iterations)
+            && self.substeps * self.iterations <= PASSES_PER_FRAME
             && self.gravity.to_array().iter().all(|&g| GRAVITY.contains(g))
             && self.wind.to_array().iter().all(|&w| WIND.contains(w))
             && DAMPING.contains(self.damping)

@@ -41,6 +41,9 @@ pub struct Quads {
     pub(crate) rest: Vec<Vec<f32>>,
     /// Per colour: compliance α.
     pub(crate) compliance: Vec<Vec<f32>>,
+    /// Per colour: the constraint's size at rest (m), the longest
+    /// distance between two of its corners (see [`super::dihedral::constraint`]).
+    pub(crate) size: Vec<Vec<f32>>,
     /// Per colour: the body each belongs to.
     pub(crate) body: Vec<Vec<u32>>,
     /// Per colour: accumulated λ of the current substep.
@@ -68,20 +71,27 @@ impl Quads {
         self.idx.iter().filter(|c| !c.is_empty()).count()
     }
 
-    /// Adds a constraint of `kind` on particles `p` with rest value `rest`
-    /// and compliance α in colour `colour`, which none of its particles
-    /// has (see `World::add_quad`, which picks it).
+    /// Adds a constraint of `kind` on particles `p` with rest value `rest`,
+    /// rest size `size` (m) and compliance α in colour `colour`, which
+    /// none of its particles has (see `World::add_quad`, which picks it).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn push(
         &mut self,
         colour: usize,
         kind: QuadKind,
         p: [usize; 4],
         rest: f32,
+        size: f32,
         compliance: f32,
         body: usize,
     ) {
         while self.idx.len() <= colour {
-            for v in [&mut self.rest, &mut self.compliance, &mut self.lambda] {
+            for v in [
+                &mut self.rest,
+                &mut self.compliance,
+                &mut self.size,
+                &mut self.lambda,
+            ] {
                 v.push(Vec::new());
             }
             self.idx.push(Vec::new());
@@ -92,6 +102,7 @@ impl Quads {
         self.kind[colour].push(kind);
         self.rest[colour].push(rest);
         self.compliance[colour].push(compliance);
+        self.size[colour].push(size);
         self.lambda[colour].push(0.0);
         self.body[colour].push(body as u32);
     }
@@ -127,6 +138,7 @@ impl Quads {
         self.kind[c].swap_remove(k);
         self.rest[c].swap_remove(k);
         self.compliance[c].swap_remove(k);
+        self.size[c].swap_remove(k);
         self.lambda[c].swap_remove(k);
         self.body[c].swap_remove(k);
     }
@@ -158,11 +170,24 @@ impl Quads {
     }
 }
 
-/// The constraint value and gradient of a `kind` constraint on `x`.
+/// The longest distance between two of the corners `x` (m): a
+/// constraint's size, stored at rest.
+pub(crate) fn size_of(x: [Vec3; 4]) -> f32 {
+    let mut longest = 0f32;
+    for i in 0..4 {
+        for j in i + 1..4 {
+            longest = longest.max(x[i].distance(x[j]));
+        }
+    }
+    longest
+}
+
+/// The constraint value and gradient of a `kind` constraint on `x`, of
+/// rest value `rest` and rest size `size`.
 #[inline]
-fn constraint(kind: QuadKind, x: [DVec3; 4], rest: f32) -> Option<(f64, [DVec3; 4])> {
+fn constraint(kind: QuadKind, x: [DVec3; 4], rest: f32, size: f32) -> Option<(f64, [DVec3; 4])> {
     match kind {
-        QuadKind::Dihedral => super::dihedral::constraint(x, rest),
+        QuadKind::Dihedral => super::dihedral::constraint(x, rest, size),
         QuadKind::Volume => super::tetra::constraint(x, rest),
     }
 }
@@ -177,10 +202,10 @@ pub(crate) fn damp(
     x: [Vec3; 4],
     v: [Vec3; 4],
     w: [f32; 4],
-    rest: f32,
+    (rest, size): (f32, f32),
     beta_h: f32,
 ) -> Option<[Vec3; 4]> {
-    let (_, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
+    let (_, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest, size)?;
     let rate: f64 = (0..4).map(|i| grad[i].dot(v[i].as_dvec3())).sum();
     let stiff: f64 = (0..4).map(|i| w[i] as f64 * grad[i].length_squared()).sum();
     let beta_h = beta_h as f64;
@@ -197,12 +222,12 @@ pub(crate) fn project(
     kind: QuadKind,
     x: [Vec3; 4],
     w: [f32; 4],
-    rest: f32,
+    (rest, size): (f32, f32),
     alpha_t: f32,
     k: f32,
     lambda: &mut f32,
 ) -> Option<[Vec3; 4]> {
-    let (c, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
+    let (c, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest, size)?;
     let denom: f64 = (0..4)
         .map(|i| w[i] as f64 * grad[i].length_squared())
         .sum::<f64>()
@@ -237,7 +262,7 @@ mod tests {
             let v: [Vec3; 4] =
                 std::array::from_fn(|k| Vec3::new(rnd(), rnd(), rnd()) * 10.0 * w[k].min(1.0));
             let beta_h = 10f32.powf(6.0 * rnd());
-            let Some(dv) = damp(kind, x, v, w, 0.0, beta_h) else {
+            let Some(dv) = damp(kind, x, v, w, (0.0, 10.0), beta_h) else {
                 continue;
             };
             let ke = |v: [Vec3; 4]| -> f64 {

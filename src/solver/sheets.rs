@@ -250,7 +250,7 @@ impl Sheets {
             s.need = need.sqrt() + self.reach;
             if s.need > s.grid.cell || !s.grid.cell.is_finite() {
                 s.grid.cell = if s.need.is_finite() {
-                    1.25 * s.need
+                    (1.25 * s.need).max(super::grid::MIN_CELL)
                 } else {
                     1.0
                 };

@@ -42,6 +42,7 @@ pub(crate) fn step_frame(world: &mut World) {
             idx: d.idx[c].as_ptr(),
             kind: d.kind[c].as_ptr(),
             rest: d.rest[c].as_ptr(),
+            size: d.size[c].as_ptr(),
             compliance: d.compliance[c].as_ptr(),
             lambda: d.lambda[c].as_mut_ptr(),
             len: d.idx[c].len(),

@@ -133,6 +133,7 @@ pub(crate) struct RawQuads {
     pub idx: *const [u32; 4],
     pub kind: *const QuadKind,
     pub rest: *const f32,
+    pub size: *const f32,
     pub compliance: *const f32,
     pub lambda: *mut f32,
     pub len: usize,
@@ -447,7 +448,8 @@ impl Frame<'_> {
                     0.0
                 };
                 let kind = *d.kind.add(c);
-                if let Some(moves) = project(kind, x, w, *d.rest.add(c), alpha_t, k, lambda) {
+                let rest = (*d.rest.add(c), *d.size.add(c));
+                if let Some(moves) = project(kind, x, w, rest, alpha_t, k, lambda) {
                     for (i, m) in idx.into_iter().zip(moves) {
                         *p.delta.add(i) += m.extend(0.0);
                     }
@@ -491,7 +493,8 @@ impl Frame<'_> {
                 let x = idx.map(|i| *p.pos.add(i));
                 let v = idx.map(|i| *p.vel.add(i));
                 let w = idx.map(|i| *p.inv_mass.add(i));
-                let Some(dv) = damp(*d.kind.add(c), x, v, w, *d.rest.add(c), beta_h) else {
+                let rest = (*d.rest.add(c), *d.size.add(c));
+                let Some(dv) = damp(*d.kind.add(c), x, v, w, rest, beta_h) else {
                     continue;
                 };
                 for k in 0..4 {
@@ -727,7 +730,9 @@ impl Frame<'_> {
                 if free {
                     let w = *p.inv_mass.add(i);
                     for c in self.colliders {
-                        if let Some((taken, kept)) = c.resolve(prev, &mut delta, *p.radius.add(i)) {
+                        if let Some((taken, kept)) =
+                            c.resolve(prev, &mut delta, *p.radius.add(i), h)
+                        {
                             (*p.lost.add(i))[losses::FRICTION] +=
                                 friction_work(w, taken * inv_h, kept * inv_h);
                         }
