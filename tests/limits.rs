@@ -275,6 +275,35 @@ fn every_corner_of_every_range_is_accepted_and_stays_finite() {
     }
 }
 
+/// Compliances meet in pairs — a rigid hinge on a soft skin reached NaN
+/// (issue 28) where each alone was fine: every pair of compliance fields
+/// at every pair of their corners (XPBD; PBD has no compliance), 120
+/// frames each.
+#[test]
+fn every_pair_of_compliance_corners_stays_finite() {
+    let soft: Vec<_> = fields()
+        .into_iter()
+        .filter(|(_, b, _)| *b == limits::COMPLIANCE || *b == limits::VOLUME_COMPLIANCE)
+        .collect();
+    assert!(soft.len() >= 8, "{} compliance fields", soft.len());
+    for (i, (a, ba, ea)) in soft.iter().enumerate() {
+        for (b, bb, eb) in &soft[i + 1..] {
+            for (va, vb) in [
+                (ba.min, bb.min),
+                (ba.min, bb.max),
+                (ba.max, bb.min),
+                (ba.max, bb.max),
+            ] {
+                let mut s = base();
+                ea(&mut s, va);
+                eb(&mut s, vb);
+                assert!(accepted(&s), "{a} = {va}, {b} = {vb}");
+                assert_finite_for(s.build(), 120, &format!("{a} = {va}, {b} = {vb}"));
+            }
+        }
+    }
+}
+
 #[test]
 fn values_just_outside_a_range_are_refused_with_the_range_in_the_message() {
     for (name, bounds, edit) in fields() {
