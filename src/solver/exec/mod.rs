@@ -14,6 +14,7 @@
 #![allow(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod chooser;
 mod kernel;
 mod pool;
 #[cfg(target_arch = "x86_64")]
@@ -105,7 +106,7 @@ pub(crate) fn step_frame(world: &mut World) {
         t0: world.time,
     };
     match &world.pool {
-        Some(pool) => pool.run(&|team| frame.run(team)),
+        Some(pool) => pool.run_or_alone(&|team| frame.run(team)),
         None => frame.run(&pool::Team::alone()),
     }
 }

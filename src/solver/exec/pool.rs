@@ -6,9 +6,14 @@
 //! [`Pool::run`] calls a job on every thread (the caller is thread 0) and
 //! returns when all have finished. Inside the job, [`Team::sync`] is a
 //! barrier. While the team has no more threads than the machine has
-//! cores, waiting threads spin (a barrier then costs ~0.5 µs); with more,
-//! they sleep on a condition variable, since a spinning thread would take
-//! the core from the thread everyone waits for. Idle workers park.
+//! cores, a waiting thread spins for up to [`SPIN_FOR`] (a barrier then
+//! costs ~0.5 µs), then sleeps on a condition variable: a thread still
+//! waiting after that is waiting for one the OS is not running (another
+//! program holds its core), and spinning on would take the core from it —
+//! with one core free, two spinning threads took 2.2× as long as one.
+//! With more threads than cores, waiters sleep at once. Idle workers park.
+//! Whether a team is worth it at all is measured frame by frame
+//! ([`Pool::run_or_alone`]).
 //!
 //! A panic on any thread is caught: the others leave their barriers,
 //! `run` waits until no thread still uses the job, then re-raises the
@@ -20,15 +25,27 @@ use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
+use super::chooser::Chooser;
+
+/// How long a waiting thread spins before it sleeps: far longer than a
+/// barrier between balanced shares takes (~0.5–20 µs), far shorter than
+/// the OS's time slice (~1–4 ms) that a descheduled partner waits out.
+const SPIN_FOR: std::time::Duration = std::time::Duration::from_micros(50);
+
 /// What a waiter unwinds with when another thread of the team panicked.
 struct Poisoned;
 
 /// Shared by the threads of a pool: the barrier, the job hand-over and
 /// the panic record.
 struct Shared {
-    threads: usize,
-    /// Spin while waiting (no more threads than cores), else sleep.
-    spin: bool,
+    /// Threads in the current job's team (the first `active` of `threads`;
+    /// the others finish at once).
+    active: AtomicUsize,
+    /// Cores this process may use: a team of no more threads spins before
+    /// it sleeps, a larger one sleeps at once.
+    cores: usize,
+    /// Waiters asleep on `wake` (a notifier locks only when there are some).
+    sleepers: AtomicUsize,
     arrived: AtomicUsize,
     round: AtomicUsize,
     /// Bumped to start a job.
@@ -48,29 +65,38 @@ struct Shared {
 }
 
 impl Shared {
-    /// Waits until `done()`, spinning or sleeping (see the module doc).
+    /// Waits until `done()`, spinning for up to [`SPIN_FOR`], then
+    /// sleeping (see the module doc).
     fn wait_until(&self, done: impl Fn() -> bool) {
-        if self.spin {
+        if self.active.load(Ordering::Relaxed) <= self.cores {
+            let start = std::time::Instant::now();
             let mut spins = 0u32;
             while !done() {
-                if spins < 4096 {
-                    std::hint::spin_loop();
-                    spins += 1;
-                } else {
-                    std::thread::yield_now();
+                std::hint::spin_loop();
+                spins = spins.wrapping_add(1);
+                if spins.is_multiple_of(64) && start.elapsed() > SPIN_FOR {
+                    break;
                 }
             }
-        } else {
-            let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-            while !done() {
-                guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
-            }
         }
+        if done() {
+            return;
+        }
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        // SeqCst with the notifier's store-then-load: either it sees this
+        // sleeper and locks to notify, or this thread sees its change below.
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        std::sync::atomic::fence(Ordering::SeqCst);
+        while !done() {
+            guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+        self.sleepers.fetch_sub(1, Ordering::SeqCst);
     }
 
-    /// Wakes sleeping waiters after a state change they wait for.
+    /// Wakes sleeping waiters after a state change they wait for (made
+    /// with SeqCst, see `wait_until`).
     fn notify(&self) {
-        if !self.spin {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
             let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.wake.notify_all();
         }
@@ -78,9 +104,9 @@ impl Shared {
 
     fn barrier(&self) {
         let round = self.round.load(Ordering::Acquire);
-        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.active.load(Ordering::Relaxed) {
             self.arrived.store(0, Ordering::Relaxed);
-            self.round.store(round.wrapping_add(1), Ordering::Release);
+            self.round.store(round.wrapping_add(1), Ordering::SeqCst);
             self.notify();
         } else {
             self.wait_until(|| {
@@ -144,6 +170,7 @@ type Job = dyn Fn(&Team) + Sync;
 /// Persistent worker threads; see the module doc.
 pub(crate) struct Pool {
     shared: Arc<Shared>,
+    chooser: Chooser,
     workers: Vec<JoinHandle<()>>,
     /// One job at a time, even if a world (and so its pool) is cloned.
     running: Mutex<()>,
@@ -161,8 +188,9 @@ impl Pool {
     pub fn new(threads: usize) -> Self {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
-            threads,
-            spin: threads <= crate::solver::available_threads(),
+            active: AtomicUsize::new(threads),
+            cores: crate::solver::available_threads(),
+            sleepers: AtomicUsize::new(0),
             arrived: AtomicUsize::new(0),
             round: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
@@ -184,6 +212,7 @@ impl Pool {
             })
             .collect();
         Self {
+            chooser: Chooser::new(threads),
             shared,
             workers,
             running: Mutex::new(()),
@@ -197,9 +226,30 @@ impl Pool {
 
     /// Runs `job` on every thread of the pool and waits for all of them;
     /// re-raises the first panic of any thread once none runs the job.
+    #[cfg(test)]
     pub fn run(&self, job: &(dyn Fn(&Team) + Sync + '_)) {
+        self.run_on(self.size(), job);
+    }
+
+    /// Runs `job` on a team of `size` threads, or on as many as the
+    /// measurements of [`Chooser`] found fastest lately; results are the
+    /// same for any team size (see the module doc).
+    pub fn run_or_alone(&self, job: &(dyn Fn(&Team) + Sync + '_)) {
+        let size = self.chooser.pick();
+        let start = std::time::Instant::now();
+        if size == 1 {
+            job(&Team::alone());
+        } else {
+            self.run_on(size, job);
+        }
+        self.chooser.took(size, start.elapsed());
+    }
+
+    /// [`Self::run`] on the first `size` threads (2 ≤ size ≤ the pool's).
+    fn run_on(&self, size: usize, job: &(dyn Fn(&Team) + Sync + '_)) {
         let _one_at_a_time = self.running.lock().unwrap_or_else(|e| e.into_inner());
         let s = &*self.shared;
+        s.active.store(size, Ordering::Relaxed);
         // SAFETY: workers see the job only after the new generation
         // (Release/Acquire) and use it only until they bump `finished`,
         // which this call waits for — also when a thread panics — so the
@@ -214,7 +264,7 @@ impl Pool {
         }
         let team = Team {
             index: 0,
-            size: self.size(),
+            size,
             shared: Some(s),
         };
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
@@ -241,7 +291,10 @@ fn worker(s: &Shared, index: usize) {
             if s.generation.load(Ordering::Acquire) != seen {
                 break;
             }
-            if s.spin && spins < 20_000 {
+            // Only a member of the last team that fits the cores spins for
+            // the next job; the others would take a core from it.
+            let active = s.active.load(Ordering::Relaxed);
+            if index < active && active <= s.cores && spins < 20_000 {
                 std::hint::spin_loop();
                 spins += 1;
             } else {
@@ -251,19 +304,23 @@ fn worker(s: &Shared, index: usize) {
             }
         }
         seen = s.generation.load(Ordering::Acquire);
-        // SAFETY: `run` published the slot before bumping the generation
-        // and keeps it and the job alive until every worker has bumped
-        // `finished`, which happens after this call.
-        let job: &Job = unsafe { &**s.job.load(Ordering::Relaxed) };
-        let team = Team {
-            index,
-            size: s.threads,
-            shared: Some(s),
-        };
-        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
-            s.poison(payload);
+        // Published with the generation (Release/Acquire).
+        let size = s.active.load(Ordering::Relaxed);
+        if index < size {
+            // SAFETY: `run` published the slot before bumping the generation
+            // and keeps it and the job alive until every worker has bumped
+            // `finished`, which happens after this call.
+            let job: &Job = unsafe { &**s.job.load(Ordering::Relaxed) };
+            let team = Team {
+                index,
+                size,
+                shared: Some(s),
+            };
+            if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
+                s.poison(payload);
+            }
         }
-        s.finished.fetch_add(1, Ordering::Release);
+        s.finished.fetch_add(1, Ordering::SeqCst);
         s.notify();
     }
 }
