@@ -194,3 +194,42 @@ fn thousands_of_errors_list_the_first_hundred_and_count_the_rest() {
         e.last()
     );
 }
+
+fn a_rope() -> catenary::solver::World {
+    scene::parse(
+        "Scene(bodies: [Rope(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 4, pins: [0])])",
+        Path::new("rope.ron"),
+    )
+    .unwrap()
+    .build()
+}
+
+/// Issue 22's first program segfaulted: the kernel read particle
+/// 1,000,000's inverse mass through a raw pointer.
+#[test]
+#[should_panic(expected = "a constraint names particle 1000000 but the world has 5 particles")]
+fn a_link_to_a_particle_the_world_lacks_stops_the_step_with_a_message() {
+    use catenary::solver::{LinkKind, Tag};
+    let mut w = a_rope();
+    w.constraints.add(
+        0,
+        1_000_000,
+        1.0,
+        0.0,
+        f32::INFINITY,
+        Tag::new(0, LinkKind::Stretch),
+    );
+    w.step();
+}
+
+/// Issue 22's second program segfaulted: positions pushed past the other
+/// tables were read as particles.
+#[test]
+#[should_panic(expected = "Particles::vel has 5 entries for 100005 positions")]
+fn positions_pushed_past_the_other_tables_stop_the_step_with_a_message() {
+    let mut w = a_rope();
+    w.particles
+        .pos
+        .extend(std::iter::repeat_n(glam::Vec3::ZERO, 100_000));
+    w.step();
+}

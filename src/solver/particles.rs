@@ -72,6 +72,31 @@ pub mod losses {
 pub type Losses = [f64; 3];
 
 impl Particles {
+    /// Panics with a message unless every table has one entry per
+    /// particle (the first invariant). `pos`, `vel` and `radius` are
+    /// public, so safe code can break it; the step checks it before its
+    /// unchecked reads.
+    pub fn assert_consistent(&self) {
+        let n = self.pos.len();
+        let lengths = [
+            ("vel", self.vel.len()),
+            ("radius", self.radius.len()),
+            ("prev", self.prev.len()),
+            ("delta", self.delta.len()),
+            ("inv_mass", self.inv_mass.len()),
+            ("mass", self.mass.len()),
+            ("hold", self.hold.len()),
+            ("lost", self.lost.len()),
+        ];
+        for (name, len) in lengths {
+            assert!(
+                len == n,
+                "Particles::{name} has {len} entries for {n} positions: add and remove \
+                 particles through World, not by pushing onto its tables"
+            );
+        }
+    }
+
     /// Number of particles.
     pub fn len(&self) -> usize {
         self.pos.len()

@@ -53,6 +53,8 @@ pub struct Enclosed {
     lambda: f64,
     /// ∇ᵢV per particle of the body, refilled every projection.
     grad: Vec<DVec3>,
+    /// One more than the highest particle index of `triangles`.
+    reach: usize,
 }
 
 impl Enclosed {
@@ -66,9 +68,24 @@ impl Enclosed {
         pressure: f32,
         compliance: f32,
     ) -> Self {
+        let reach = triangles
+            .iter()
+            .flatten()
+            .map(|&i| i as usize + 1)
+            .max()
+            .unwrap_or(0);
+        assert!(
+            triangles
+                .iter()
+                .flatten()
+                .all(|&i| (first..first + count).contains(&(i as usize))),
+            "Enclosed::new: a triangle names a particle outside {first}..{}",
+            first + count
+        );
         Self {
             body,
             rest: enclosed_volume(pos, &triangles),
+            reach: reach.max(first + count),
             triangles,
             first,
             pressure,
@@ -76,6 +93,11 @@ impl Enclosed {
             lambda: 0.0,
             grad: vec![DVec3::ZERO; count],
         }
+    }
+
+    /// One more than the highest particle index the gas moves.
+    pub fn particles_named(&self) -> usize {
+        self.reach
     }
 
     /// The volume enclosed now (m³).

@@ -182,6 +182,15 @@ impl DistanceConstraints {
         self.prepared_for = None;
     }
 
+    /// One more than the highest particle index any distance or
+    /// four-particle constraint names (or more): the particles a world
+    /// must have for its constraints to be solved.
+    pub fn particles_named(&self) -> usize {
+        // Every add, rename and four-particle constraint grows the colour
+        // mask to cover the particles it names.
+        self.colour_mask.len()
+    }
+
     /// True when some constraint has a finite tear strain.
     pub fn can_tear(&self) -> bool {
         self.can_tear

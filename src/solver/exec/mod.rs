@@ -64,6 +64,26 @@ pub(crate) fn step_frame(world: &mut World) {
         force: &mut g.force,
     });
     // The step indexes these tables by particle without bounds checks.
+    // Safe code can reach the first three (`particles.pos` is a public
+    // Vec, `constraints.add` and `Enclosed::new` take any index): checked
+    // here, once per step, in O(bodies) — a panic with a message, never a
+    // read out of bounds (issue 22's two programs segfaulted).
+    p.assert_consistent();
+    assert!(
+        world.constraints.particles_named() <= p.len(),
+        "a constraint names particle {} but the world has {} particles",
+        world.constraints.particles_named() - 1,
+        p.len()
+    );
+    for gas in &world.volumes {
+        assert!(
+            gas.particles_named() <= p.len(),
+            "a volume (body {}) names particles up to {} but the world has {}",
+            gas.body,
+            gas.particles_named() - 1,
+            p.len()
+        );
+    }
     assert!(!world.tethers.any() || world.tethers.anchor.len() == p.len());
     assert!(world.aero.dv.len() == p.len() || !world.aero.any());
     assert!(world.aero.start.len() == p.len() + 1 || !world.aero.any());
