@@ -170,10 +170,6 @@ pub fn replay(rec: &Recording) -> World {
     world
 }
 
-/// Most frames a recording may hold: 4.6 hours at 60 frames per second.
-/// A file asking for 1e8 frames would replay for days.
-pub const MAX_FRAMES: u64 = 1_000_000;
-
 /// Checks a recording's events against its scene: particle indices in
 /// range, settings and hand strengths within the accepted ranges, frames in
 /// order and within `frames`.
@@ -190,10 +186,11 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
     }
     let n = rec.scene.build().particles.len();
     let mut problems = Vec::new();
-    if rec.frames > MAX_FRAMES {
+    let most = crate::solver::limits::RECORDING_FRAMES;
+    if rec.frames > most {
         problems.push((
             "frames".to_string(),
-            format!("{}: at most {MAX_FRAMES} are accepted", rec.frames),
+            format!("{}: at most {most} are accepted", rec.frames),
         ));
     }
     let mut last = 0;

@@ -129,14 +129,15 @@ impl TempFile {
         match std::mem::replace(&mut self.sink, Sink::Done) {
             Sink::Temp(file) => {
                 let path = file.path().to_path_buf();
-                file.as_file()
-                    .sync_all()
-                    .map_err(|e| io_err("cannot write", e))?;
-                let done = file
-                    .persist(&self.target)
-                    .map_err(|e| io_err("cannot rename the temp file onto", e.error));
+                // Renamed, or removed when `file` drops on an error.
+                let done = (file.as_file().sync_all())
+                    .map_err(|e| io_err("cannot write", e))
+                    .and_then(|()| {
+                        (file.persist(&self.target).map(drop))
+                            .map_err(|e| io_err("cannot rename the temp file onto", e.error))
+                    });
                 unlist(&path);
-                done.map(|_| ())
+                done
             }
             Sink::Direct(mut file) => {
                 std::io::Write::flush(&mut file).map_err(|e| io_err("cannot write", e))

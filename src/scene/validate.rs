@@ -112,7 +112,7 @@ pub(super) fn whole_number_range(field: &str) -> String {
         "resolution" => format!("2 ..= {MAX_PARTICLES} particles per edge"),
         "subdivisions" => format!("{} ..= {}", SUBDIVISIONS.start(), SUBDIVISIONS.end()),
         "cells" => format!("{} ..= {} per axis", CELLS.start(), CELLS.end()),
-        "frames" => format!("0 ..= {}", crate::record::MAX_FRAMES),
+        "frames" => format!("0 ..= {}", RECORDING_FRAMES),
         _ => format!(
             "an index below the scene's {MAX_PARTICLES} particles (negative counts from the end)"
         ),

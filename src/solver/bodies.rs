@@ -25,7 +25,7 @@ impl World {
             "a particle in more than {MAX_COLOURS} colours of constraints"
         );
         self.constraints.mark_colour(&p, colour, true);
-        let size = super::quads::size_of(p.map(|i| self.particles.pos[i]));
+        let size = super::dihedral::span(p.map(|i| self.particles.pos[i].as_dvec3())) as f32;
         self.quads
             .push(colour, kind, p, rest, size, compliance, body);
     }

@@ -70,19 +70,25 @@ const MAX_TURN: f64 = 0.5;
 /// nothing; no shipped scene stretches a hinge by half.
 const MAX_GROWTH: f64 = 2.0;
 
+/// The longest distance between two of the corners `x` (m): a hinge's
+/// size, stored at rest by `World::add_quad`.
+pub(crate) fn span(x: [DVec3; 4]) -> f64 {
+    let mut longest = 0f64;
+    for i in 0..4 {
+        for j in i + 1..4 {
+            longest = longest.max(x[i].distance_squared(x[j]));
+        }
+    }
+    longest.sqrt()
+}
+
 /// The constraint C = θ − θ₀ (wrapped, clamped to ±[`MAX_TURN`]) and its
 /// gradient for wing vertices and edge `x` of rest size `size` (m); None
 /// for a degenerate pair or one grown past [`MAX_GROWTH`] × `size`.
 #[inline]
 pub(crate) fn constraint(x: [DVec3; 4], rest: f32, size: f32) -> Option<(f64, [DVec3; 4])> {
-    let limit = MAX_GROWTH * size as f64;
-    let limit2 = limit * limit;
-    for i in 0..4 {
-        for j in i + 1..4 {
-            if x[i].distance_squared(x[j]) > limit2 {
-                return None;
-            }
-        }
+    if span(x) > MAX_GROWTH * size as f64 {
+        return None;
     }
     let (theta, grad) = angle_and_gradient(x)?;
     Some((wrap(theta - rest as f64).clamp(-MAX_TURN, MAX_TURN), grad))

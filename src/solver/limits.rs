@@ -71,6 +71,9 @@ pub const ITERATIONS: RangeInclusive<u32> = 1..=1000;
 /// the two ranges alone would allow a million passes per frame, which
 /// turns a small scene into minutes per frame.
 pub const PASSES_PER_FRAME: u32 = 20_000;
+/// Most frames a recording may hold: 4.6 hours at 60 frames per second.
+/// A file asking for 1e8 frames would replay for days.
+pub const RECORDING_FRAMES: u64 = 1_000_000;
 /// Each component of gravity.
 pub const GRAVITY: Bounds = Bounds::new(-1e4, 1e4, "m/s²");
 /// Constraint damping β.

@@ -42,7 +42,8 @@ pub struct Quads {
     /// Per colour: compliance α.
     pub(crate) compliance: Vec<Vec<f32>>,
     /// Per colour: the constraint's size at rest (m), the longest
-    /// distance between two of its corners (see [`super::dihedral::constraint`]).
+    /// distance between two of its corners ([`super::dihedral::span`];
+    /// a hinge grown past twice it holds nothing).
     pub(crate) size: Vec<Vec<f32>>,
     /// Per colour: the body each belongs to.
     pub(crate) body: Vec<Vec<u32>>,
@@ -168,18 +169,6 @@ impl Quads {
             .next()
             .map(|(c, k)| self.compliance[c][k])
     }
-}
-
-/// The longest distance between two of the corners `x` (m): a
-/// constraint's size, stored at rest.
-pub(crate) fn size_of(x: [Vec3; 4]) -> f32 {
-    let mut longest = 0f32;
-    for i in 0..4 {
-        for j in i + 1..4 {
-            longest = longest.max(x[i].distance(x[j]));
-        }
-    }
-    longest
 }
 
 /// The constraint value and gradient of a `kind` constraint on `x`, of

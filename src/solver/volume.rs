@@ -53,8 +53,6 @@ pub struct Enclosed {
     lambda: f64,
     /// ∇ᵢV per particle of the body, refilled every projection.
     grad: Vec<DVec3>,
-    /// One more than the highest particle index of `triangles`.
-    reach: usize,
 }
 
 impl Enclosed {
@@ -68,12 +66,6 @@ impl Enclosed {
         pressure: f32,
         compliance: f32,
     ) -> Self {
-        let reach = triangles
-            .iter()
-            .flatten()
-            .map(|&i| i as usize + 1)
-            .max()
-            .unwrap_or(0);
         assert!(
             triangles
                 .iter()
@@ -85,7 +77,6 @@ impl Enclosed {
         Self {
             body,
             rest: enclosed_volume(pos, &triangles),
-            reach: reach.max(first + count),
             triangles,
             first,
             pressure,
@@ -95,9 +86,10 @@ impl Enclosed {
         }
     }
 
-    /// One more than the highest particle index the gas moves.
+    /// One more than the highest particle index the gas moves (its
+    /// triangles lie within its particles, checked by [`Self::new`]).
     pub fn particles_named(&self) -> usize {
-        self.reach
+        self.first + self.grad.len()
     }
 
     /// The volume enclosed now (m³).
