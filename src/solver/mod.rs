@@ -303,8 +303,8 @@ pub struct World {
     last_h: f32,
     grab: Option<Grab>,
     hand: Hand,
-    /// Solver threads beyond the caller; None = sequential.
-    pool: Option<std::sync::Arc<exec::Pool>>,
+    /// Solver threads beyond the caller; none = sequential.
+    pool: Threads,
     /// Reused each step so stepping allocates nothing.
     raw_batches: Vec<exec::RawBatch>,
     /// The quad colours' raw views, reused likewise.
@@ -325,6 +325,18 @@ pub struct World {
     split_bodies: Vec<usize>,
     /// Lists a split fills, reused.
     scratch: split::Scratch,
+}
+
+/// A world's solver threads. A clone of the world gets threads of its
+/// own, as many: sharing them would make two worlds stepped at once wait
+/// for each other and mix their timings in one team-size chooser.
+#[derive(Debug, Default)]
+struct Threads(Option<exec::Pool>);
+
+impl Clone for Threads {
+    fn clone(&self) -> Self {
+        Self(self.0.as_ref().map(|p| exec::Pool::new(p.size())))
+    }
 }
 
 impl World {
@@ -516,7 +528,7 @@ impl World {
     /// Sets the number of solver threads (1 = sequential). Results do not
     /// depend on it: they are bit-identical for any count.
     pub fn set_threads(&mut self, threads: usize) {
-        self.pool = (threads > 1).then(|| std::sync::Arc::new(exec::Pool::new(threads)));
+        self.pool = Threads((threads > 1).then(|| exec::Pool::new(threads)));
     }
 
     /// As many threads as the machine has, but no more than the world's
@@ -531,7 +543,7 @@ impl World {
 
     /// The number of solver threads.
     pub fn threads(&self) -> usize {
-        self.pool.as_ref().map_or(1, |p| p.size())
+        self.pool.0.as_ref().map_or(1, |p| p.size())
     }
 
     /// Advances the world by one frame of `settings.dt` (DESIGN §2).
@@ -619,5 +631,21 @@ mod tests {
             w.constraints.needs_prepare(h * 0.5, 0.0, true),
             "a new substep length"
         );
+    }
+
+    #[test]
+    fn a_cloned_world_steps_on_threads_of_its_own_and_to_the_same_bits() {
+        let mut w = chain();
+        w.set_threads(2);
+        let mut twin = w.clone();
+        assert_eq!(twin.threads(), 2);
+        let (a, b) = (w.pool.0.as_ref().unwrap(), twin.pool.0.as_ref().unwrap());
+        assert!(!a.shares_threads_with(b), "a clone shares the pool");
+        // Both stepped at once, each on its own team.
+        std::thread::scope(|s| {
+            s.spawn(|| (0..50).for_each(|_| w.step()));
+            s.spawn(|| (0..50).for_each(|_| twin.step()));
+        });
+        assert_eq!(w.particles.pos, twin.particles.pos);
     }
 }

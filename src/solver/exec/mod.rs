@@ -125,7 +125,7 @@ pub(crate) fn step_frame(world: &mut World) {
         held,
         t0: world.time,
     };
-    match &world.pool {
+    match &world.pool.0 {
         Some(pool) => pool.run_or_alone(&|team| frame.run(team)),
         None => frame.run(&pool::Team::alone()),
     }

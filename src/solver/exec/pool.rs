@@ -224,6 +224,12 @@ impl Pool {
         self.workers.len() + 1
     }
 
+    /// Whether `other` is this pool or a handle to its threads.
+    #[cfg(test)]
+    pub fn shares_threads_with(&self, other: &Pool) -> bool {
+        Arc::ptr_eq(&self.shared, &other.shared)
+    }
+
     /// Runs `job` on every thread of the pool and waits for all of them;
     /// re-raises the first panic of any thread once none runs the job.
     #[cfg(test)]
