@@ -229,7 +229,7 @@ pub fn check(paths: &[PathBuf]) -> Result<bool> {
                     path.display(),
                     scene.name,
                     world.live_particles(),
-                    world.constraints.len()
+                    world.constraints.len() + world.quads.len()
                 )?;
             }
             Err(errors) => {

@@ -171,6 +171,13 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         ("soft box cells", VOLUME_COMPLIANCE, |s, v| {
             soft_box(s).volume_compliance = v
         }),
+        ("soft box young_modulus", YOUNG_MODULUS, |s, v| {
+            soft_box(s).young_modulus = Some(v)
+        }),
+        ("soft box poisson_ratio", POISSON_RATIO, |s, v| {
+            soft_box(s).young_modulus = Some(1e5);
+            soft_box(s).poisson_ratio = v
+        }),
         ("join compliance", COMPLIANCE, |s, v| {
             s.joins[0].compliance = v
         }),

@@ -424,3 +424,84 @@ fn a_mesh_too_thick_for_its_spacing_is_refused_only_when_bodies_collide() {
     assert!(err.contains("0.2"), "{err}");
     assert!(catenary::scene::parse(&scene(false), path).is_ok());
 }
+
+/// A neo-Hookean block of `size` (m) and `cells`, density 1000 kg/m³,
+/// hung by its top face (y = max) under air drag that lets it settle,
+/// stepped 10 s; returns the world.
+fn hung_block(size: [f32; 3], cells: [u32; 3], e: f32, nu: f32) -> World {
+    let [nx, ny, nz] = cells;
+    let top: Vec<String> = (0..=nz)
+        .flat_map(|k| (0..=nx).map(move |i| (i + (nx + 1) * (ny + (ny + 1) * k)).to_string()))
+        .collect();
+    let mass = 1000.0 * size[0] * size[1] * size[2];
+    let mut w = world(&format!(
+        "Scene(solver: (substeps: 20, air_drag: 2.0),
+          bodies: [SoftBox(center: (0.0, 1.0, 0.0), size: ({}, {}, {}), resolution: ({nx}, {ny}, {nz}),
+                           mass: {mass}, young_modulus: {e}, poisson_ratio: {nu}, radius: 0.005,
+                           pins: [{}])])",
+        size[0],
+        size[1],
+        size[2],
+        top.join(", ")
+    ));
+    for _ in 0..600 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    assert!(w.kinetic_energy() < 1e-6, "{}", w.kinetic_energy());
+    w
+}
+
+/// Mean height of layer `j` of a block with `cells`.
+fn layer_height(w: &World, cells: [u32; 3], j: u32) -> f32 {
+    let [nx, ny, nz] = cells;
+    let layer: Vec<f32> = (0..=nz)
+        .flat_map(|k| (0..=nx).map(move |i| (i + (nx + 1) * (j + (ny + 1) * k)) as usize))
+        .map(|p| w.particles.pos[p].y)
+        .collect();
+    layer.iter().sum::<f32>() / layer.len() as f32
+}
+
+#[test]
+fn a_neo_hookean_block_hanging_by_its_top_face_stretches_rho_g_l_squared_over_2e() {
+    // ν = 0, so the pinned face does not hold the sides in: uniaxial
+    // stress σ(y) = ρg·(depth below), elongation ρgL²/(2E). The strain
+    // is 5 % at 20 kPa and 10 % at 10 kPa, where the neo-Hookean
+    // material is stiffer or softer than the linear one by a few percent
+    // (measured +3 % and +4 %): 8 % tolerance.
+    let cells = [4, 4, 4];
+    let elongation = |e: f32| {
+        let w = hung_block([0.2; 3], cells, e, 0.0);
+        let got = layer_height(&w, cells, 4) - layer_height(&w, cells, 0) - 0.2;
+        let theory = 1000.0 * 9.81 * 0.2 * 0.2 / (2.0 * e);
+        println!("E = {e} Pa: {got} m, theory {theory} m");
+        assert!((got / theory - 1.0).abs() < 0.08, "{got} vs {theory}");
+        got
+    };
+    let (stiff, soft) = (elongation(2e4), elongation(1e4));
+    assert!((soft / stiff - 2.0).abs() < 0.1, "{soft} / {stiff}");
+}
+
+#[test]
+fn a_hanging_neo_hookean_bar_narrows_by_poissons_ratio_times_its_stretch() {
+    // A bar 0.1 × 0.4 × 0.1 m: at its middle, far from the pinned top and
+    // the free bottom, lateral strain = −ν · axial strain. The bar is
+    // coarse (2 cells across) and its top face is held, which leaves the
+    // middle a little less free: 20 % tolerance on ν.
+    let cells = [2, 8, 2];
+    for nu in [0.2f32, 0.3, 0.4] {
+        let w = hung_block([0.1, 0.4, 0.1], cells, 2e4, nu);
+        let axial = (layer_height(&w, cells, 5) - layer_height(&w, cells, 3)) / 0.1 - 1.0;
+        let mid: Vec<f32> = (0..=2)
+            .flat_map(|k| (0..=2).map(move |i| (i + 3 * (4 + 9 * k)) as usize))
+            .map(|p| w.particles.pos[p].x)
+            .collect();
+        let width = mid.iter().cloned().fold(f32::MIN, f32::max)
+            - mid.iter().cloned().fold(f32::MAX, f32::min);
+        let lateral = width / 0.1 - 1.0;
+        let measured = -lateral / axial;
+        println!("ν = {nu}: axial {axial}, lateral {lateral}, ratio {measured}");
+        assert!(axial > 0.01, "{axial}");
+        assert!((measured / nu - 1.0).abs() < 0.2, "ν = {nu}: {measured}");
+    }
+}

@@ -120,13 +120,14 @@ impl App {
                 row(
                     "quads",
                     format!(
-                        "{} dihedral, {} volume in {} colours",
+                        "{} dihedral, {} volume, {} neo-Hookean in {} colours",
                         w.quads.count(QuadKind::Dihedral),
                         w.quads.count(QuadKind::Volume),
+                        w.quads.count(QuadKind::Deviatoric),
                         w.quads.colour_count()
                     ),
                     "four-particle constraints: bending angles between two triangles, \
-                     tetrahedron volumes",
+                     tetrahedron volumes, neo-Hookean tetrahedra (two constraints each)",
                 );
             }
             row(

@@ -78,6 +78,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../scenes/soft_bodies.ron"),
     ),
     (
+        "soft_materials.ron",
+        include_str!("../../scenes/soft_materials.ron"),
+    ),
+    (
         "tear_apart.ron",
         include_str!("../../scenes/tear_apart.ron"),
     ),

@@ -68,6 +68,14 @@ pub struct SoftBoxDef {
     /// Compliance of every tetrahedron's volume (m⁵/N) (default 0).
     #[serde(default)]
     pub volume_compliance: f32,
+    /// Young's modulus E (Pa); Some: a neo-Hookean solid instead of edge
+    /// links and volumes (see `solver::neo_hookean`), which leaves
+    /// `edge_compliance` and `volume_compliance` unused (default None).
+    #[serde(default)]
+    pub young_modulus: Option<f32>,
+    /// Poisson's ratio ν with `young_modulus` (default 0.3).
+    #[serde(default = "poisson_ratio")]
+    pub poisson_ratio: f32,
     /// Particle radius (m) (default 0.02).
     #[serde(default = "rope_radius")]
     pub radius: f32,
@@ -76,6 +84,9 @@ pub struct SoftBoxDef {
     pub pins: Vec<i64>,
 }
 
+fn poisson_ratio() -> f32 {
+    0.3
+}
 fn three() -> u32 {
     3
 }
@@ -153,6 +164,14 @@ pub(super) fn check_soft_box(c: &mut Checker, f: &str, s: &SoftBoxDef, colliding
         s.volume_compliance,
         VOLUME_COMPLIANCE,
     );
+    if let Some(e) = s.young_modulus {
+        c.num(&format!("{f}.young_modulus"), e, YOUNG_MODULUS);
+    }
+    c.num(
+        &format!("{f}.poisson_ratio"),
+        s.poisson_ratio,
+        POISSON_RATIO,
+    );
     if c.num(&format!("{f}.radius"), s.radius, RADIUS) && sized && cells_ok {
         let spacing = (s.size[0] / x as f32)
             .min(s.size[1] / y as f32)
@@ -217,21 +236,50 @@ pub(super) fn soft_box(world: &mut World, body: usize, s: &SoftBoxDef) -> Shape 
     for p in pos {
         world.particles.push(p, m, s.radius);
     }
-    for [a, b] in edges_of_tetrahedra(&tets) {
-        let (a, b) = (first + a as usize, first + b as usize);
-        let rest = world.particles.pos[a].distance(world.particles.pos[b]);
-        let tag = Tag::new(body, LinkKind::Stretch);
-        world
-            .constraints
-            .add(a, b, rest, s.edge_compliance, f32::INFINITY, tag);
-    }
-    for t in tets {
-        let t = t.map(|i| first + i as usize);
-        let rest = crate::solver::tetrahedron_volume(&world.particles.pos, t);
-        world.add_quad(QuadKind::Volume, t, rest, s.volume_compliance, body);
+    match s.young_modulus {
+        Some(e) => neo_hookean_tetrahedra(world, body, first, &tets, (e, s.poisson_ratio)),
+        None => {
+            for [a, b] in edges_of_tetrahedra(&tets) {
+                let (a, b) = (first + a as usize, first + b as usize);
+                let rest = world.particles.pos[a].distance(world.particles.pos[b]);
+                let tag = Tag::new(body, LinkKind::Stretch);
+                world
+                    .constraints
+                    .add(a, b, rest, s.edge_compliance, f32::INFINITY, tag);
+            }
+            for t in tets {
+                let t = t.map(|i| first + i as usize);
+                let rest = crate::solver::tetrahedron_volume(&world.particles.pos, t);
+                world.add_quad(QuadKind::Volume, t, rest, s.volume_compliance, body);
+            }
+        }
     }
     pin(world, first, s.particle_count() as usize, &s.pins);
     Shape::Closed { triangles: skin }
+}
+
+/// The two neo-Hookean constraints of every tetrahedron `tets` (corner
+/// indices from particle `first`) for Young's modulus E and Poisson's
+/// ratio ν: deviatoric with α = 1/(μ·V₀), hydrostatic with α = 1/(λ'·V₀).
+fn neo_hookean_tetrahedra(
+    world: &mut World,
+    body: usize,
+    first: usize,
+    tets: &[[u32; 4]],
+    (e, nu): (f32, f32),
+) {
+    use crate::solver::neo_hookean::{hydrostatic_target, lame, rest_shape};
+    let (mu, lambda) = lame(e, nu);
+    let target = hydrostatic_target(mu, lambda);
+    for t in tets {
+        let t = t.map(|i| first + i as usize);
+        let x = t.map(|i| world.particles.pos[i].as_dvec3());
+        let volume = crate::solver::tetrahedron_volume(&world.particles.pos, t);
+        let Some(shape) = rest_shape(x) else { continue };
+        let per = |stiffness: f32| 1.0 / (stiffness * volume.abs());
+        world.add_shaped_quad(QuadKind::Deviatoric, t, (0.0, shape), per(mu), body);
+        world.add_shaped_quad(QuadKind::Hydrostatic, t, (target, shape), per(lambda), body);
+    }
 }
 
 /// Gives a balloon (already added as a body) its gas.
@@ -266,4 +314,37 @@ pub(super) fn capture_soft_box(world: &World, body: usize, s: &mut SoftBoxDef) {
         .quads
         .compliance(body, QuadKind::Volume)
         .unwrap_or(s.volume_compliance);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tetrahedral_block;
+    use glam::Vec3;
+
+    #[test]
+    fn a_neo_hookean_block_turned_inside_out_recovers_with_no_tetrahedron_left_inverted() {
+        let text = "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0), air_drag: 1.0),
+            bodies: [SoftBox(center: (0.0, 1.0, 0.0), size: (0.3, 0.3, 0.3), resolution: (3, 3, 3),
+                             mass: 1.0, young_modulus: 10000.0, poisson_ratio: 0.3)])";
+        let mut w = crate::scene::parse(text, std::path::Path::new("<test>"))
+            .unwrap()
+            .build();
+        let (rest, tets, _) = tetrahedral_block(Vec3::splat(-0.15), Vec3::splat(0.1), (3, 3, 3));
+        let volume = |pos: &[Vec3], t: [u32; 4]| {
+            crate::solver::tetrahedron_volume(pos, t.map(|i| i as usize))
+        };
+        // Mirrored through x = 0: every tetrahedron inside out.
+        for p in &mut w.particles.pos {
+            p.x = -p.x;
+        }
+        assert!(tets.iter().all(|&t| volume(&w.particles.pos, t) < 0.0));
+        for _ in 0..300 {
+            w.step();
+        }
+        let worst = (tets.iter())
+            .map(|&t| volume(&w.particles.pos, t) / volume(&rest, t))
+            .fold(f32::INFINITY, f32::min);
+        assert!(worst > 0.5, "a tetrahedron at {worst} of its rest volume");
+        assert!(w.particles.pos.iter().all(|p| p.is_finite()));
+    }
 }

@@ -19,6 +19,19 @@ impl World {
         compliance: f32,
         body: usize,
     ) {
+        self.add_shaped_quad(kind, p, (rest, [0.0; 9]), compliance, body);
+    }
+
+    /// [`Self::add_quad`] for a kind that keeps its rest shape `shape`
+    /// (the neo-Hookean tetrahedra's D_m⁻¹, see [`super::neo_hookean`]).
+    pub fn add_shaped_quad(
+        &mut self,
+        kind: QuadKind,
+        p: [usize; 4],
+        (rest, shape): (f32, [f32; 9]),
+        compliance: f32,
+        body: usize,
+    ) {
         let colour = self.constraints.free_colour(&p);
         assert!(
             colour < MAX_COLOURS,
@@ -27,7 +40,7 @@ impl World {
         self.constraints.mark_colour(&p, colour, true);
         let size = super::dihedral::span(p.map(|i| self.particles.pos[i].as_dvec3())) as f32;
         self.quads
-            .push(colour, kind, p, rest, size, compliance, body);
+            .push(colour, kind, p, (rest, size, shape), compliance, body);
     }
 
     /// Colours that hold links or four-particle constraints: the phases

@@ -134,6 +134,12 @@ pub fn spacing(points: impl IntoIterator<Item = glam::Vec3>) -> f32 {
 pub const PRESSURE: Bounds = Bounds::new(0.1, 10.0, "");
 /// Volume compliance: m³ of volume change per pascal.
 pub const VOLUME_COMPLIANCE: Bounds = Bounds::new(0.0, 1e3, "m⁵/N");
+/// Young's modulus of a neo-Hookean soft box: foam and jelly (1 kPa) to
+/// hard rubber (1 GPa).
+pub const YOUNG_MODULUS: Bounds = Bounds::new(1.0, 1e9, "Pa");
+/// Poisson's ratio of a neo-Hookean soft box: 0.5 itself (incompressible)
+/// would make λ infinite.
+pub const POISSON_RATIO: Bounds = Bounds::new(0.0, 0.49, "");
 /// A balloon's icosphere subdivision level (level 6: 40,962 particles).
 pub const SUBDIVISIONS: RangeInclusive<u32> = 1..=6;
 /// Cells per axis of a soft box.

@@ -112,13 +112,16 @@ impl World {
             }
             i
         }
-        // A body's own links only: joins tie bodies together, not pieces.
-        for l in self
-            .constraints
-            .iter()
+        // A body's own links and four-particle constraints (a neo-Hookean
+        // solid has no links) only: joins tie bodies together, not pieces.
+        let links = (self.constraints.iter())
             .filter(|l| l.tag.kind != LinkKind::Join)
-        {
-            let (a, b) = (root(&mut parent, l.a), root(&mut parent, l.b));
+            .map(|l| (l.a, l.b));
+        let quads = (self.quads.idx.iter().flatten())
+            .flat_map(|q| [(q[0], q[1]), (q[0], q[2]), (q[0], q[3])])
+            .map(|(a, b)| (a as usize, b as usize));
+        for (a, b) in links.chain(quads) {
+            let (a, b) = (root(&mut parent, a), root(&mut parent, b));
             parent[a.max(b)] = a.min(b);
         }
         self.bodies()

@@ -49,6 +49,7 @@ mod hand;
 mod lcg;
 pub mod limits;
 mod measure;
+pub mod neo_hookean;
 mod particles;
 mod point_triangle;
 mod quads;

@@ -28,6 +28,12 @@ pub enum QuadKind {
     Dihedral,
     /// The signed volume of tetrahedron (x₁, x₂, x₃, x₄): α in m⁵/N.
     Volume,
+    /// A neo-Hookean tetrahedron's deviatoric part ‖F‖ (see
+    /// [`super::neo_hookean`]): α = 1/(μ·V₀) in 1/(N·m).
+    Deviatoric,
+    /// A neo-Hookean tetrahedron's hydrostatic part det F − (1 + μ/λ'),
+    /// the rest value its target: α = 1/(λ'·V₀) in 1/(N·m).
+    Hydrostatic,
 }
 
 /// Every four-particle constraint, by colour.
@@ -45,6 +51,9 @@ pub struct Quads {
     /// distance between two of its corners ([`super::dihedral::span`];
     /// a hinge grown past twice it holds nothing).
     pub(crate) size: Vec<Vec<f32>>,
+    /// Per colour: a tetrahedron's D_m⁻¹ for the neo-Hookean kinds
+    /// (column-major; zeros for the others).
+    pub(crate) shape: Vec<Vec<[f32; 9]>>,
     /// Per colour: the body each belongs to.
     pub(crate) body: Vec<Vec<u32>>,
     /// Per colour: accumulated λ of the current substep.
@@ -81,8 +90,7 @@ impl Quads {
         colour: usize,
         kind: QuadKind,
         p: [usize; 4],
-        rest: f32,
-        size: f32,
+        (rest, size, shape): (f32, f32, [f32; 9]),
         compliance: f32,
         body: usize,
     ) {
@@ -97,6 +105,7 @@ impl Quads {
             }
             self.idx.push(Vec::new());
             self.kind.push(Vec::new());
+            self.shape.push(Vec::new());
             self.body.push(Vec::new());
         }
         self.idx[colour].push(p.map(|i| i as u32));
@@ -104,6 +113,7 @@ impl Quads {
         self.rest[colour].push(rest);
         self.compliance[colour].push(compliance);
         self.size[colour].push(size);
+        self.shape[colour].push(shape);
         self.lambda[colour].push(0.0);
         self.body[colour].push(body as u32);
     }
@@ -140,6 +150,7 @@ impl Quads {
         self.rest[c].swap_remove(k);
         self.compliance[c].swap_remove(k);
         self.size[c].swap_remove(k);
+        self.shape[c].swap_remove(k);
         self.lambda[c].swap_remove(k);
         self.body[c].swap_remove(k);
     }
@@ -171,13 +182,22 @@ impl Quads {
     }
 }
 
-/// The constraint value and gradient of a `kind` constraint on `x`, of
-/// rest value `rest` and rest size `size`.
+/// What a four-particle constraint keeps of its rest shape: its rest
+/// value, its size (m) and, for the neo-Hookean kinds, D_m⁻¹.
+pub(crate) type Rest<'a> = (f32, f32, &'a [f32; 9]);
+
+/// The constraint value and gradient of a `kind` constraint on `x`.
 #[inline]
-fn constraint(kind: QuadKind, x: [DVec3; 4], rest: f32, size: f32) -> Option<(f64, [DVec3; 4])> {
+fn constraint(
+    kind: QuadKind,
+    x: [DVec3; 4],
+    (rest, size, shape): Rest,
+) -> Option<(f64, [DVec3; 4])> {
     match kind {
         QuadKind::Dihedral => super::dihedral::constraint(x, rest, size),
         QuadKind::Volume => super::tetra::constraint(x, rest),
+        QuadKind::Deviatoric => super::neo_hookean::deviatoric(x, shape),
+        QuadKind::Hydrostatic => Some(super::neo_hookean::hydrostatic(x, shape, rest)),
     }
 }
 
@@ -191,10 +211,10 @@ pub(crate) fn damp(
     x: [Vec3; 4],
     v: [Vec3; 4],
     w: [f32; 4],
-    (rest, size): (f32, f32),
+    rest: Rest,
     beta_h: f32,
 ) -> Option<[Vec3; 4]> {
-    let (_, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest, size)?;
+    let (_, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
     let rate: f64 = (0..4).map(|i| grad[i].dot(v[i].as_dvec3())).sum();
     let stiff: f64 = (0..4).map(|i| w[i] as f64 * grad[i].length_squared()).sum();
     let beta_h = beta_h as f64;
@@ -211,12 +231,12 @@ pub(crate) fn project(
     kind: QuadKind,
     x: [Vec3; 4],
     w: [f32; 4],
-    (rest, size): (f32, f32),
+    rest: Rest,
     alpha_t: f32,
     k: f32,
     lambda: &mut f32,
 ) -> Option<[Vec3; 4]> {
-    let (c, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest, size)?;
+    let (c, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
     let denom: f64 = (0..4)
         .map(|i| w[i] as f64 * grad[i].length_squared())
         .sum::<f64>()
@@ -251,7 +271,7 @@ mod tests {
             let v: [Vec3; 4] =
                 std::array::from_fn(|k| Vec3::new(rnd(), rnd(), rnd()) * 10.0 * w[k].min(1.0));
             let beta_h = 10f32.powf(6.0 * rnd());
-            let Some(dv) = damp(kind, x, v, w, (0.0, 10.0), beta_h) else {
+            let Some(dv) = damp(kind, x, v, w, (0.0, 10.0, &[0.0; 9]), beta_h) else {
                 continue;
             };
             let ke = |v: [Vec3; 4]| -> f64 {

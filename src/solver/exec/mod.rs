@@ -44,6 +44,7 @@ pub(crate) fn step_frame(world: &mut World) {
             kind: d.kind[c].as_ptr(),
             rest: d.rest[c].as_ptr(),
             size: d.size[c].as_ptr(),
+            shape: d.shape[c].as_ptr(),
             compliance: d.compliance[c].as_ptr(),
             lambda: d.lambda[c].as_mut_ptr(),
             len: d.idx[c].len(),

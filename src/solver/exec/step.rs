@@ -134,6 +134,7 @@ pub(crate) struct RawQuads {
     pub kind: *const QuadKind,
     pub rest: *const f32,
     pub size: *const f32,
+    pub shape: *const [f32; 9],
     pub compliance: *const f32,
     pub lambda: *mut f32,
     pub len: usize,
@@ -448,7 +449,7 @@ impl Frame<'_> {
                     0.0
                 };
                 let kind = *d.kind.add(c);
-                let rest = (*d.rest.add(c), *d.size.add(c));
+                let rest = (*d.rest.add(c), *d.size.add(c), &*d.shape.add(c));
                 if let Some(moves) = project(kind, x, w, rest, alpha_t, k, lambda) {
                     for (i, m) in idx.into_iter().zip(moves) {
                         *p.delta.add(i) += m.extend(0.0);
@@ -493,7 +494,7 @@ impl Frame<'_> {
                 let x = idx.map(|i| *p.pos.add(i));
                 let v = idx.map(|i| *p.vel.add(i));
                 let w = idx.map(|i| *p.inv_mass.add(i));
-                let rest = (*d.rest.add(c), *d.size.add(c));
+                let rest = (*d.rest.add(c), *d.size.add(c), &*d.shape.add(c));
                 let Some(dv) = damp(*d.kind.add(c), x, v, w, rest, beta_h) else {
                     continue;
                 };
