@@ -505,3 +505,41 @@ fn a_hanging_neo_hookean_bar_narrows_by_poissons_ratio_times_its_stretch() {
         assert!((measured / nu - 1.0).abs() < 0.2, "ν = {nu}: {measured}");
     }
 }
+
+#[test]
+fn a_live_change_of_e_and_nu_hangs_a_block_as_if_it_had_been_built_with_them() {
+    let cells = [4, 4, 4];
+    let built = hung_block([0.2; 3], cells, 1e4, 0.3);
+    let mut changed = hung_block([0.2; 3], cells, 4e4, 0.1);
+    changed.set_neo_hookean(0, 1e4, 0.3);
+    let (e, nu) = changed.neo_hookean(0).unwrap();
+    assert!(
+        (e / 1e4 - 1.0).abs() < 1e-4 && (nu - 0.3).abs() < 1e-5,
+        "{e} {nu}"
+    );
+    for _ in 0..600 {
+        changed.step();
+    }
+    let length = |w: &World| layer_height(w, cells, 4) - layer_height(w, cells, 0);
+    let (a, b) = (length(&built), length(&changed));
+    assert!((a - b).abs() < 1e-4 * a, "{a} vs {b}");
+}
+
+#[test]
+fn in_pbd_a_neo_hookean_block_keeps_its_rest_shape_when_dropped() {
+    // PBD has no material: ‖F‖ = √3 and det F = 1 hold the rest shape.
+    let mut w = world(
+        "Scene(solver: (method: Pbd, substeps: 20),
+          bodies: [SoftBox(center: (0.0, 0.6, 0.0), size: (0.3, 0.3, 0.3), resolution: (3, 3, 3),
+                           mass: 3.0, young_modulus: 5000.0, poisson_ratio: 0.45)],
+          colliders: [Ground(friction: 0.5)])",
+    );
+    let rest = w.enclosed_volume(0).unwrap();
+    for _ in 0..300 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    let now = w.enclosed_volume(0).unwrap();
+    assert!((now / rest - 1.0).abs() < 0.02, "{now} of {rest} m³");
+    assert!(w.kinetic_energy() < 1e-3, "{}", w.kinetic_energy());
+}

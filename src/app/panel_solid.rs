@@ -1,6 +1,6 @@
 //! The panel's part for closed bodies: a balloon's pressure and gas
-//! compliance, a soft box's volume compliance, and the volume each
-//! encloses now.
+//! compliance, a soft box's volume compliance or neo-Hookean material
+//! (E, ν), and the volume each encloses now.
 
 use egui_macroquad::egui;
 
@@ -19,6 +19,8 @@ pub(super) enum SolidEdit {
     GasCompliance(f32),
     /// A soft box's tetrahedron volume compliance (m⁵/N).
     CellCompliance(f32),
+    /// A neo-Hookean soft box's Young's modulus (Pa) and Poisson's ratio.
+    Material(f32, f32),
 }
 
 impl App {
@@ -51,6 +53,32 @@ impl App {
                     edit = Some(SolidEdit::GasCompliance(v));
                 }
             });
+        } else if let Some((mut e, mut nu)) = self.world.neo_hookean(b) {
+            ui.label(format!("volume {volume:.5} m³"))
+                .on_hover_text("the volume its skin encloses now");
+            ui.add_enabled_ui(!pbd, |ui| {
+                let stiff = ui
+                    .add(
+                        slider(&mut e, limits::YOUNG_MODULUS.range())
+                            .logarithmic(true)
+                            .text("E Pa"),
+                    )
+                    .on_hover_text(
+                        "Young's modulus: the stress per unit of stretch (jelly 1e3–1e4, \
+                         rubber 1e6); PBD has no material and keeps the shape",
+                    )
+                    .changed();
+                let lateral = ui
+                    .add(slider(&mut nu, limits::POISSON_RATIO.range()).text("ν Poisson"))
+                    .on_hover_text(
+                        "Poisson's ratio: how much it narrows per unit of stretch \
+                         (foam ≈ 0, rubber and jelly ≈ 0.5: they keep their volume)",
+                    )
+                    .changed();
+                if stiff || lateral {
+                    edit = Some(SolidEdit::Material(e, nu));
+                }
+            });
         } else if let Some(alpha) = self.world.quads.compliance(b, QuadKind::Volume) {
             ui.label(format!("volume {volume:.5} m³"))
                 .on_hover_text("the volume its skin encloses now");
@@ -77,6 +105,7 @@ impl App {
                 }
             }
             SolidEdit::CellCompliance(a) => w.quads.set_compliance(b, QuadKind::Volume, a),
+            SolidEdit::Material(e, nu) => w.set_neo_hookean(b, e, nu),
         };
         apply(&mut self.world);
         self.twin_do(apply);
@@ -84,6 +113,10 @@ impl App {
             (BodyDef::Balloon(bl), SolidEdit::Pressure(p)) => bl.pressure = p,
             (BodyDef::Balloon(bl), SolidEdit::GasCompliance(a)) => bl.volume_compliance = a,
             (BodyDef::SoftBox(s), SolidEdit::CellCompliance(a)) => s.volume_compliance = a,
+            (BodyDef::SoftBox(s), SolidEdit::Material(e, nu)) => {
+                s.young_modulus = Some(e);
+                s.poisson_ratio = nu;
+            }
             _ => {}
         }
     }

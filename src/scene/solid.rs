@@ -314,6 +314,17 @@ pub(super) fn capture_soft_box(world: &World, body: usize, s: &mut SoftBoxDef) {
         .quads
         .compliance(body, QuadKind::Volume)
         .unwrap_or(s.volume_compliance);
+    // Read back through the compliances, E and ν carry rounding: a value
+    // within 1e-5 of the scene's is the scene's.
+    if let Some((e, nu)) = world.neo_hookean(body) {
+        let near = |a: f32, b: f32| (a - b).abs() <= 1e-5 * a.abs().max(b.abs()).max(1.0);
+        if !s.young_modulus.is_some_and(|was| near(was, e)) {
+            s.young_modulus = Some(e);
+        }
+        if !near(s.poisson_ratio, nu) {
+            s.poisson_ratio = nu;
+        }
+    }
 }
 
 #[cfg(test)]

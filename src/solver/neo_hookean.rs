@@ -24,6 +24,8 @@
 
 use glam::{DMat3, DVec3};
 
+use super::QuadKind;
+
 /// D_m⁻¹ of a tetrahedron at rest, column-major, or None when it is flat.
 pub fn rest_shape(x: [DVec3; 4]) -> Option<[f32; 9]> {
     let dm = DMat3::from_cols(x[1] - x[0], x[2] - x[0], x[3] - x[0]);
@@ -54,6 +56,63 @@ pub fn hydrostatic_target(mu: f32, lambda_nh: f32) -> f32 {
     1.0 + mu / lambda_nh
 }
 
+/// Young's modulus and Poisson's ratio of Lamé `mu` and shifted
+/// `lambda_nh` ([`lame`] inverted).
+pub fn young_and_poisson(mu: f32, lambda_nh: f32) -> (f32, f32) {
+    let (mu, lambda) = (mu as f64, (lambda_nh - mu) as f64);
+    let e = mu * (3.0 * lambda + 2.0 * mu) / (lambda + mu);
+    ((e) as f32, (lambda / (2.0 * (lambda + mu))) as f32)
+}
+
+/// The rest volume V₀ of a tetrahedron whose D_m⁻¹ is `shape`, m³.
+pub fn rest_volume(shape: &[f32; 9]) -> f64 {
+    let dm_inv = DMat3::from_cols_array(&shape.map(|v| v as f64));
+    1.0 / (6.0 * dm_inv.determinant().abs())
+}
+
+impl super::World {
+    /// Gives body `body`'s neo-Hookean tetrahedra Young's modulus `e` (Pa)
+    /// and Poisson's ratio `nu`: their compliances and hydrostatic target.
+    pub fn set_neo_hookean(&mut self, body: usize, e: f32, nu: f32) {
+        let (mu, lambda) = lame(e, nu);
+        let target = hydrostatic_target(mu, lambda);
+        self.quads
+            .for_each_of(body, |kind, shape, rest, compliance| {
+                let v0 = rest_volume(shape) as f32;
+                match kind {
+                    QuadKind::Deviatoric => *compliance = 1.0 / (mu * v0),
+                    QuadKind::Hydrostatic => {
+                        *compliance = 1.0 / (lambda * v0);
+                        *rest = target;
+                    }
+                    _ => {}
+                }
+            });
+        self.constraints.invalidate();
+    }
+
+    /// Body `body`'s Young's modulus (Pa) and Poisson's ratio, if it is a
+    /// neo-Hookean solid.
+    pub fn neo_hookean(&self, body: usize) -> Option<(f32, f32)> {
+        let mut stiffness = [None; 2];
+        for (kind, shape, compliance) in self.quads.of_body(body) {
+            let s = 1.0 / (compliance * rest_volume(shape) as f32);
+            match kind {
+                QuadKind::Deviatoric => stiffness[0] = stiffness[0].or(Some(s)),
+                QuadKind::Hydrostatic => stiffness[1] = stiffness[1].or(Some(s)),
+                _ => {}
+            }
+            if stiffness.iter().all(Option::is_some) {
+                break;
+            }
+        }
+        let [Some(mu), Some(lambda)] = stiffness else {
+            return None;
+        };
+        Some(young_and_poisson(mu, lambda))
+    }
+}
+
 /// F for corners `x` and D_m⁻¹ `shape`.
 fn deformation(x: [DVec3; 4], shape: &[f32; 9]) -> (DMat3, DMat3) {
     let dm_inv = DMat3::from_cols_array(&shape.map(|v| v as f64));
@@ -68,16 +127,24 @@ fn corner_gradient(dcdf: DMat3, dm_inv: DMat3) -> [DVec3; 4] {
     [-(g1 + g2 + g3), g1, g2, g3]
 }
 
-/// C_D = ‖F‖ and its gradient; None when F vanishes (all corners together).
+/// C_D = ‖F‖ − `target` (0 in XPBD) and its gradient; None when F
+/// vanishes (all corners together).
 #[inline]
-pub(crate) fn deviatoric(x: [DVec3; 4], shape: &[f32; 9]) -> Option<(f64, [DVec3; 4])> {
+pub(crate) fn deviatoric(
+    x: [DVec3; 4],
+    shape: &[f32; 9],
+    target: f32,
+) -> Option<(f64, [DVec3; 4])> {
     let (f, dm_inv) = deformation(x, shape);
     let norm =
         (f.col(0).length_squared() + f.col(1).length_squared() + f.col(2).length_squared()).sqrt();
     if norm <= 1e-12 || !norm.is_finite() {
         return None;
     }
-    Some((norm, corner_gradient(f * (1.0 / norm), dm_inv)))
+    Some((
+        norm - target as f64,
+        corner_gradient(f * (1.0 / norm), dm_inv),
+    ))
 }
 
 /// C_H = det F − `target` and its gradient.
@@ -121,11 +188,11 @@ mod tests {
         for x in cases {
             let value = |x: [DVec3; 4]| {
                 (
-                    deviatoric(x, &shape).unwrap().0,
+                    deviatoric(x, &shape, 0.0).unwrap().0,
                     hydrostatic(x, &shape, 1.5).0,
                 )
             };
-            let (_, gd) = deviatoric(x, &shape).unwrap();
+            let (_, gd) = deviatoric(x, &shape, 0.0).unwrap();
             let (_, gh) = hydrostatic(x, &shape, 1.5);
             for i in 0..4 {
                 for axis in 0..3 {
@@ -158,7 +225,7 @@ mod tests {
         let shape = rest_shape(x).unwrap();
         let (e, nu) = (1e5, 0.3);
         let (mu, lnh) = lame(e, nu);
-        let (cd, gd) = deviatoric(x, &shape).unwrap();
+        let (cd, gd) = deviatoric(x, &shape, 0.0).unwrap();
         let (ch, gh) = hydrostatic(x, &shape, hydrostatic_target(mu, lnh));
         assert!((cd - 3f64.sqrt()).abs() < 1e-6, "{cd}");
         // Force on each corner, −∇E = −(C/α)∇C with 1/α = stiffness·V₀.
@@ -170,6 +237,12 @@ mod tests {
 
     #[test]
     fn lame_coefficients_of_rubber_and_the_shift() {
+        let (e, nu) = young_and_poisson(4e5, 8e5);
+        assert!(
+            (e - 1e6).abs() < 1.0 && (nu - 0.25).abs() < 1e-6,
+            "{e} {nu}"
+        );
+        assert!((rest_volume(&rest_shape(corner_tet()).unwrap()) - 1e-3 / 6.0).abs() < 1e-9);
         let (mu, lnh) = lame(1e6, 0.25);
         assert!((mu - 4e5).abs() < 1.0, "{mu}");
         assert!((lnh - (4e5 + 4e5)).abs() < 1.0, "{lnh}");

@@ -36,6 +36,23 @@ pub enum QuadKind {
     Hydrostatic,
 }
 
+impl QuadKind {
+    /// The rest value a constraint of this kind with stored rest value
+    /// `rest` holds in XPBD (`xpbd`) or PBD. PBD has no material, only
+    /// shapes: its neo-Hookean tetrahedra keep the rest state's ‖F‖ = √3
+    /// and det F = 1, where the XPBD pair (‖F‖ with target 0 against
+    /// det F with target 1 + μ/λ') balance only through their
+    /// compliances, and as two rigid constraints would tear the block
+    /// apart.
+    pub fn rest_in(self, xpbd: bool, rest: f32) -> f32 {
+        match (self, xpbd) {
+            (QuadKind::Deviatoric, false) => 3f32.sqrt(),
+            (QuadKind::Hydrostatic, false) => 1.0,
+            _ => rest,
+        }
+    }
+}
+
 /// Every four-particle constraint, by colour.
 #[derive(Clone, Debug, Default)]
 pub struct Quads {
@@ -166,6 +183,32 @@ impl Quads {
         })
     }
 
+    /// Calls `f(kind, shape, rest, compliance)` for every constraint of
+    /// `body`.
+    pub(crate) fn for_each_of(
+        &mut self,
+        body: usize,
+        mut f: impl FnMut(QuadKind, &[f32; 9], &mut f32, &mut f32),
+    ) {
+        for c in 0..self.idx.len() {
+            for k in 0..self.idx[c].len() {
+                if self.body[c][k] as usize == body {
+                    let (rest, compliance) = (&mut self.rest[c][k], &mut self.compliance[c][k]);
+                    f(self.kind[c][k], &self.shape[c][k], rest, compliance);
+                }
+            }
+        }
+    }
+
+    /// (kind, shape, compliance) of every constraint of `body`.
+    pub(crate) fn of_body(&self, body: usize) -> impl Iterator<Item = (QuadKind, &[f32; 9], f32)> {
+        (0..self.idx.len()).flat_map(move |c| {
+            (0..self.idx[c].len())
+                .filter(move |&k| self.body[c][k] as usize == body)
+                .map(move |k| (self.kind[c][k], &self.shape[c][k], self.compliance[c][k]))
+        })
+    }
+
     /// Sets the compliance of every constraint of `body` and `kind`.
     pub fn set_compliance(&mut self, body: usize, kind: QuadKind, compliance: f32) {
         let all: Vec<_> = self.of(body, kind).collect();
@@ -196,7 +239,7 @@ fn constraint(
     match kind {
         QuadKind::Dihedral => super::dihedral::constraint(x, rest, size),
         QuadKind::Volume => super::tetra::constraint(x, rest),
-        QuadKind::Deviatoric => super::neo_hookean::deviatoric(x, shape),
+        QuadKind::Deviatoric => super::neo_hookean::deviatoric(x, shape, rest),
         QuadKind::Hydrostatic => Some(super::neo_hookean::hydrostatic(x, shape, rest)),
     }
 }

@@ -449,7 +449,8 @@ impl Frame<'_> {
                     0.0
                 };
                 let kind = *d.kind.add(c);
-                let rest = (*d.rest.add(c), *d.size.add(c), &*d.shape.add(c));
+                let value = kind.rest_in(xpbd, *d.rest.add(c));
+                let rest = (value, *d.size.add(c), &*d.shape.add(c));
                 if let Some(moves) = project(kind, x, w, rest, alpha_t, k, lambda) {
                     for (i, m) in idx.into_iter().zip(moves) {
                         *p.delta.add(i) += m.extend(0.0);
