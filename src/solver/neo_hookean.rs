@@ -129,7 +129,8 @@ fn corner_gradient(dcdf: DMat3, dm_inv: DMat3) -> [DVec3; 4] {
 
 /// C_D = ‖F‖ − `target` (0 in XPBD) and its gradient; None when F
 /// vanishes (all corners together).
-#[inline]
+// Not inlined: the solver's colour loop stays as small as it was without them.
+#[inline(never)]
 pub(crate) fn deviatoric(
     x: [DVec3; 4],
     shape: &[f32; 9],
@@ -148,7 +149,7 @@ pub(crate) fn deviatoric(
 }
 
 /// C_H = det F − `target` and its gradient.
-#[inline]
+#[inline(never)]
 pub(crate) fn hydrostatic(x: [DVec3; 4], shape: &[f32; 9], target: f32) -> (f64, [DVec3; 4]) {
     let (f, dm_inv) = deformation(x, shape);
     let (f1, f2, f3) = (f.col(0), f.col(1), f.col(2));

@@ -423,6 +423,7 @@ impl Frame<'_> {
     ///
     /// # Safety
     /// No other thread touches these constraints or their particles.
+    #[inline(never)]
     unsafe fn quad(
         &self,
         d: &RawQuads,
