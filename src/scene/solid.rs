@@ -207,10 +207,11 @@ pub(super) fn balloon(world: &mut World, body: usize, b: &BalloonDef) -> Shape {
     for [a, c] in edges_of_triangles(&triangles) {
         let (a, c) = (first + a as usize, first + c as usize);
         let rest = world.particles.pos[a].distance(world.particles.pos[c]);
+        // A skin wrinkles rather than carry compression: tension only.
         let tag = Tag::new(body, LinkKind::Stretch);
         world
             .constraints
-            .add(a, c, rest, b.stretch_compliance, f32::INFINITY, tag);
+            .add_tension_only(a, c, rest, b.stretch_compliance, tag);
     }
     if let Some(bend) = b.bend_compliance {
         for h in hinges(&triangles) {

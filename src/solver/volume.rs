@@ -16,19 +16,38 @@
 //! gradient buffer kept from build time (no allocation in the step). The
 //! origin o is the surface's first particle, which keeps the products
 //! small; sums are in f64.
+//!
+//! The move is made free of spin. The velocity update v = (x − x₀)/h
+//! (x₀ where the substep began) makes a substep's angular momentum
+//! Σ m x₀ × Δx / h, and a move wᵢ·Δλ·∇ᵢV(x) changes it by
+//! −Δλ·Σ (x − x₀)ᵢ × ∇ᵢV(x) (Σ xᵢ × ∇ᵢV(x) is zero because V does not
+//! change under rotation): the links' pull of the same substep crossed
+//! with the gas's push. That spun a free balloon at pressure 1.2 up to
+//! 0.74 J and rolled one on the ground away (issue 21). So the part of the
+//! move that is a rigid turn about the free particles' centre at x₀,
+//! δω = I⁻¹·Σ mᵢ rᵢ × Δxᵢ (rᵢ = x₀ᵢ − centre, I their inertia), is taken
+//! out: the gas then changes neither momentum (Σ∇ᵢV = 0) nor angular
+//! momentum, and a turn changes no volume to first order. (The gradient
+//! at x₀ would conserve it too, but lags a crumpling skin: a balloon at
+//! pressure 0.5 then bounced about at 7 m/s.)
 
-use glam::{DVec3, Vec3};
+use glam::{DMat3, DVec3, Vec3};
 
 /// The volume enclosed by `triangles` (outward-wound, indices into `pos`), m³.
 pub fn enclosed_volume(pos: &[Vec3], triangles: &[[u32; 3]]) -> f64 {
+    volume_by(triangles, |i| pos[i])
+}
+
+/// The volume enclosed by `triangles` over positions `x(i)`, m³.
+fn volume_by(triangles: &[[u32; 3]], x: impl Fn(usize) -> Vec3) -> f64 {
     let Some(first) = triangles.first() else {
         return 0.0;
     };
-    let o = pos[first[0] as usize].as_dvec3();
+    let o = x(first[0] as usize).as_dvec3();
     triangles
         .iter()
         .map(|t| {
-            let [a, b, c] = t.map(|i| pos[i as usize].as_dvec3() - o);
+            let [a, b, c] = t.map(|i| x(i as usize).as_dvec3() - o);
             a.dot(b.cross(c))
         })
         .sum::<f64>()
@@ -97,17 +116,19 @@ impl Enclosed {
         enclosed_volume(pos, &self.triangles)
     }
 
-    /// One projection on positions `x(i)` with inverse masses `w(i)`;
-    /// `apply(i, move)` adds a move to particle i. `first` resets λ.
     /// λ accumulated in the current substep (N·s²/m²; λ/h² is the
     /// pressure the gas exerts beyond the target).
     pub(crate) fn lambda(&self) -> f64 {
         self.lambda
     }
 
+    /// One projection on positions `x(i)` and inverse masses `w(i)`, its
+    /// move made free of spin about the positions `x0(i)` the substep
+    /// began from (see the module's notes); `apply(i, move)` adds a move to
+    /// particle i. `first` resets λ.
     pub(crate) fn project(
         &mut self,
-        x: impl Fn(usize) -> Vec3,
+        (x, x0): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         w: impl Fn(usize) -> f32,
         mut apply: impl FnMut(usize, Vec3),
         (alpha_t, k, first): (f32, f32, bool),
@@ -123,7 +144,56 @@ impl Enclosed {
         }
         let dl = (-(k as f64) * c - alpha_t * self.lambda) / denom;
         self.lambda += dl;
-        self.apply_along_gradient(&w, dl, &mut apply);
+        let (centre, turn) = self.turn_of_move(&x0, &w, dl);
+        for (i, g) in self.grad.iter().enumerate() {
+            let wi = w(self.first + i);
+            if wi > 0.0 {
+                let r = x0(self.first + i).as_dvec3() - centre;
+                apply(
+                    self.first + i,
+                    (*g * (wi as f64 * dl) - turn.cross(r)).as_vec3(),
+                );
+            }
+        }
+    }
+
+    /// The centre of the free particles at `x0` and the rigid turn δω in
+    /// the move wᵢ·`dl`·∇ᵢV (zero when the free particles have no inertia
+    /// to turn with, e.g. all on one line).
+    fn turn_of_move(
+        &self,
+        x0: &impl Fn(usize) -> Vec3,
+        w: &impl Fn(usize) -> f32,
+        dl: f64,
+    ) -> (DVec3, DVec3) {
+        let free = || {
+            (0..self.grad.len())
+                .map(|i| (i, w(self.first + i) as f64))
+                .filter(|&(_, wi)| wi > 0.0)
+        };
+        let (mut mass, mut moment) = (0.0, DVec3::ZERO);
+        for (i, wi) in free() {
+            mass += 1.0 / wi;
+            moment += x0(self.first + i).as_dvec3() / wi;
+        }
+        if mass <= 0.0 {
+            return (DVec3::ZERO, DVec3::ZERO);
+        }
+        let centre = moment / mass;
+        let (mut inertia, mut torque) = (DMat3::ZERO, DVec3::ZERO);
+        for (i, wi) in free() {
+            let r = x0(self.first + i).as_dvec3() - centre;
+            let outer = DMat3::from_cols(r * r.x, r * r.y, r * r.z);
+            inertia += (DMat3::IDENTITY * r.length_squared() - outer) / wi;
+            // mᵢ rᵢ × (wᵢ·dl·∇ᵢV), mᵢwᵢ = 1.
+            torque += r.cross(self.grad[i]) * dl;
+        }
+        let det = inertia.determinant();
+        let scale = inertia.col(0).x + inertia.col(1).y + inertia.col(2).z;
+        if !(det > 1e-12 * scale * scale * scale && det.is_finite()) {
+            return (centre, DVec3::ZERO);
+        }
+        (centre, inertia.inverse() * torque)
     }
 
     /// The dashpot β along the volume (DESIGN §2 step 6 with ∇V for n) on
@@ -274,7 +344,7 @@ mod tests {
         for _ in 0..2 {
             let snapshot = pos.clone();
             gas.project(
-                |i| snapshot[i],
+                (|i| snapshot[i], |i| snapshot[i]),
                 |_| 1.0,
                 |i, m| pos[i] += m,
                 (0.0, 1.0, true),

@@ -56,7 +56,8 @@ impl Tag {
 pub(crate) struct Batch {
     pub a: Vec<u32>,
     pub b: Vec<u32>,
-    /// Rest length L (m).
+    /// Rest length L (m), negative for a link that holds only tension
+    /// (−L: see [`DistanceConstraints::add_tension_only`]).
     pub rest: Vec<f32>,
     /// Compliance α (m/N); 0 = rigid.
     pub compliance: Vec<f32>,
@@ -73,10 +74,14 @@ pub(crate) struct Batch {
     pub inv_denom: Vec<f32>,
     /// Per-step cache: the dashpot factor β·h/(1 + β(w_a + w_b)h) (s/kg · kg = s).
     pub damp: Vec<f32>,
+    /// How many of its links hold only tension (negative `rest`): the
+    /// kernel checks for slack only in batches that have some.
+    pub tension_only: usize,
 }
 
 impl Batch {
     fn push(&mut self, a: u32, b: u32, rest: f32, compliance: f32, tear: f32, tag: Tag) {
+        self.tension_only += (rest < 0.0) as usize;
         self.a.push(a);
         self.b.push(b);
         self.rest.push(rest);
@@ -91,6 +96,7 @@ impl Batch {
     }
 
     fn swap_remove(&mut self, i: usize) {
+        self.tension_only -= (self.rest[i] < 0.0) as usize;
         self.a.swap_remove(i);
         self.b.swap_remove(i);
         self.rest.swap_remove(i);
@@ -138,6 +144,8 @@ pub struct LinkView {
     pub b: usize,
     /// Rest length (m).
     pub rest: f32,
+    /// True for a link that holds only tension ([`DistanceConstraints::add_tension_only`]).
+    pub tension_only: bool,
     /// Compliance (m/N).
     pub compliance: f32,
     /// λ of the last substep (N·s²).
@@ -203,7 +211,30 @@ impl DistanceConstraints {
 
     /// Adds a constraint between particles `a` and `b` in the lowest free colour.
     pub fn add(&mut self, a: usize, b: usize, rest: f32, compliance: f32, tear: f32, tag: Tag) {
-        debug_assert!(a != b && rest >= 0.0 && compliance >= 0.0);
+        debug_assert!(rest >= 0.0);
+        self.insert(a, b, rest, compliance, tear, tag);
+    }
+
+    /// [`Self::add`] for a link that pulls its ends together when longer
+    /// than `rest` and lets them close in freely: a membrane that wrinkles
+    /// instead of carrying compression (a balloon's skin). The kernel
+    /// reads it as rest length −`rest`.
+    pub fn add_tension_only(&mut self, a: usize, b: usize, rest: f32, compliance: f32, tag: Tag) {
+        // (A zero rest length stays 0, not −0: a link like any other.)
+        debug_assert!(rest >= 0.0);
+        self.insert(
+            a,
+            b,
+            if rest > 0.0 { -rest } else { 0.0 },
+            compliance,
+            f32::INFINITY,
+            tag,
+        );
+    }
+
+    /// [`Self::add`] with the signed rest length of the kernel's column.
+    fn insert(&mut self, a: usize, b: usize, rest: f32, compliance: f32, tear: f32, tag: Tag) {
+        debug_assert!(a != b && compliance >= 0.0);
         let need = a.max(b) + 1;
         if self.colour_mask.len() < need {
             self.colour_mask.resize(need, 0);
@@ -280,6 +311,7 @@ impl DistanceConstraints {
                 damp: b.damp.as_mut_ptr(),
                 len: b.len(),
                 sequential: colour == OVERFLOW,
+                slack: b.tension_only > 0,
             });
         }
     }
@@ -291,7 +323,8 @@ impl DistanceConstraints {
                 let view = LinkView {
                     a: b.a[i] as usize,
                     b: b.b[i] as usize,
-                    rest: b.rest[i],
+                    rest: b.rest[i].abs(),
+                    tension_only: b.rest[i] < 0.0,
                     compliance: b.compliance[i],
                     lambda: b.lambda[i],
                     tag: b.tag[i],

@@ -98,7 +98,7 @@ impl DistanceConstraints {
         let h2 = h * h;
         for batch in &self.batches {
             for i in 0..batch.len() {
-                let rest = batch.rest[i];
+                let rest = batch.rest[i].abs();
                 let len = pos[batch.a[i] as usize].distance(pos[batch.b[i] as usize]);
                 let stretched = rest > 0.0 && (len - rest) / rest > batch.tear_strain[i];
                 if stretched || batch.lambda[i].abs() > batch.tear_force[i] * h2 {
@@ -203,7 +203,7 @@ impl DistanceConstraints {
             batch.tear_force[i],
             batch.tag[i],
         );
-        self.add(to, other, rest, compliance, strain, tag);
+        self.insert(to, other, rest, compliance, strain, tag);
         if force.is_finite() {
             self.set_link_tear_force(to, other, force);
         }

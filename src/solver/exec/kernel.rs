@@ -33,6 +33,9 @@ pub(crate) struct RawBatch {
     /// True for the overflow batch, whose constraints may share particles:
     /// one thread solves it, in order, without SIMD lanes.
     pub sequential: bool,
+    /// True when some of its links hold only tension (negative rest
+    /// length): only then do the kernels check for slack.
+    pub slack: bool,
 }
 
 // SAFETY: the pointers are only dereferenced inside a step, while the
@@ -95,7 +98,7 @@ impl RawBatch {
 
     /// One Gauss–Seidel pass over constraints `range` (DESIGN §2):
     ///
-    /// Δλ = (−k·C − α̃λ) / (w_a + w_b + α̃),
+    /// Δλ = (−k·C − α̃λ) / (w_a + w_b + α̃)  (0 for a slack tension-only link),
     /// λ += Δλ, Δx_a += w_a Δλ n, Δx_b −= w_b Δλ n,
     ///
     /// with k = 1 in XPBD and α̃ = 0 in PBD. Positions are x = x_prev + Δx.
@@ -120,6 +123,27 @@ impl RawBatch {
         p: RawState,
         k: f32,
     ) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            if self.slack {
+                self.project_in::<FIRST, true>(range, p, k)
+            } else {
+                self.project_in::<FIRST, false>(range, p, k)
+            }
+        }
+    }
+
+    /// [`Self::project`], checking for slack tension-only links (`SLACK`)
+    /// or not: a batch without them runs no check at all.
+    ///
+    /// # Safety
+    /// As for [`Self::project`].
+    unsafe fn project_in<const FIRST: bool, const SLACK: bool>(
+        &self,
+        range: std::ops::Range<usize>,
+        p: RawState,
+        k: f32,
+    ) {
         #[cfg(target_arch = "x86_64")]
         let range = if self.sequential || !SIMD.load(Ordering::Relaxed) {
             range
@@ -128,20 +152,20 @@ impl RawBatch {
             if std::is_x86_feature_detected!("avx") {
                 while i + 8 <= range.end {
                     // SAFETY: lanes i..i+8 are in `range`, share no particle, and the CPU has AVX.
-                    unsafe { super::simd::project8::<FIRST>(self, i, p, k) };
+                    unsafe { super::simd::project8::<FIRST, SLACK>(self, i, p, k) };
                     i += 8;
                 }
             }
             while i + 4 <= range.end {
                 // SAFETY: lanes i..i+4 are in `range` and share no particle.
-                unsafe { super::simd::project4::<FIRST>(self, i, p, k) };
+                unsafe { super::simd::project4::<FIRST, SLACK>(self, i, p, k) };
                 i += 4;
             }
             i..range.end
         };
         for i in range {
             // SAFETY: the caller's contract, for one constraint at a time.
-            unsafe { self.project_one::<FIRST>(i, p, k) };
+            unsafe { self.project_one::<FIRST, SLACK>(i, p, k) };
         }
     }
 
@@ -150,7 +174,12 @@ impl RawBatch {
     /// # Safety
     /// As for [`Self::project`].
     #[inline(always)]
-    pub(crate) unsafe fn project_one<const FIRST: bool>(&self, i: usize, p: RawState, k: f32) {
+    pub(crate) unsafe fn project_one<const FIRST: bool, const SLACK: bool>(
+        &self,
+        i: usize,
+        p: RawState,
+        k: f32,
+    ) {
         // SAFETY: `i` is in the batch, its particles in range and owned by this thread.
         unsafe {
             let (ia, ib) = (*self.a.add(i) as usize, *self.b.add(i) as usize);
@@ -163,10 +192,13 @@ impl RawBatch {
             let ok = len2 > 1e-18;
             let inv_len = if ok { 1.0 / len2.sqrt() } else { 0.0 };
             let (nx, ny, nz) = (dx * inv_len, dy * inv_len, dz * inv_len);
-            let c = len2 * inv_len - *self.rest.add(i);
+            // A negative rest length −L: a tension-only link, slack when shorter than L.
+            let rest = *self.rest.add(i);
+            let c = len2 * inv_len - if SLACK { rest.abs() } else { rest };
+            let slack = SLACK && rest < 0.0 && c < 0.0;
             let lambda = if FIRST { 0.0 } else { *self.lambda.add(i) };
             let num = -k * c - *self.alpha_t.add(i) * lambda;
-            let dl = if ok {
+            let dl = if ok && !slack {
                 num * *self.inv_denom.add(i)
             } else {
                 0.0

@@ -161,14 +161,13 @@ mod tests {
                 Vec4::new(rnd(), rnd(), rnd(), rnd().abs())
             };
             prev.extend([a, b]);
-            c.add(
-                2 * i,
-                2 * i + 1,
-                rnd().abs(),
-                rnd().abs() * 1e-3,
-                f32::INFINITY,
-                TAG,
-            );
+            let (rest, compliance) = (rnd().abs(), rnd().abs() * 1e-3);
+            // Every third link holds only tension (slack when short).
+            if i % 3 == 1 {
+                c.add_tension_only(2 * i, 2 * i + 1, rest, compliance, TAG);
+            } else {
+                c.add(2 * i, 2 * i + 1, rest, compliance, f32::INFINITY, TAG);
+            }
         }
         let delta: Vec<Vec4> = (0..80)
             .map(|_| Vec4::new(rnd(), rnd(), rnd(), 0.0) * 1e-3)
@@ -192,10 +191,10 @@ mod tests {
                         (true, true) => b.project::<true>(0..b.len, state, 1.0),
                         (true, false) => b.project::<false>(0..b.len, state, 1.0),
                         (false, true) => {
-                            (0..b.len).for_each(|i| b.project_one::<true>(i, state, 1.0))
+                            (0..b.len).for_each(|i| b.project_one::<true, true>(i, state, 1.0))
                         }
                         (false, false) => {
-                            (0..b.len).for_each(|i| b.project_one::<false>(i, state, 1.0))
+                            (0..b.len).for_each(|i| b.project_one::<false, true>(i, state, 1.0))
                         }
                     }
                 }

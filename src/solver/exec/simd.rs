@@ -30,6 +30,10 @@ trait Lanes:
     fn sqrt(self) -> Self;
     /// All ones in lanes where `self > other`, zero elsewhere.
     fn gt(self, other: Self) -> Self;
+    /// |self|, lane-wise (the sign bit cleared).
+    fn abs(self) -> Self;
+    /// `other` in lanes where `self` is all zeros, zero where all ones.
+    fn and_not(self, other: Self) -> Self;
     /// # Safety
     /// `N` readable floats at `p`.
     unsafe fn load(p: *const f32) -> Self;
@@ -138,6 +142,16 @@ impl Lanes for Sse {
         unsafe { Sse(_mm_cmpgt_ps(self.0, o.0)) }
     }
     #[inline(always)]
+    fn abs(self) -> Self {
+        // SAFETY: SSE is baseline on x86-64.
+        unsafe { Sse(_mm_andnot_ps(_mm_set1_ps(-0.0), self.0)) }
+    }
+    #[inline(always)]
+    fn and_not(self, o: Self) -> Self {
+        // SAFETY: SSE is baseline on x86-64.
+        unsafe { Sse(_mm_andnot_ps(self.0, o.0)) }
+    }
+    #[inline(always)]
     unsafe fn load(p: *const f32) -> Self {
         // SAFETY: the caller gives 4 readable floats; SSE is baseline on x86-64.
         unsafe { Sse(_mm_loadu_ps(p)) }
@@ -191,6 +205,16 @@ impl Lanes for Avx {
         unsafe { Avx(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0)) }
     }
     #[inline(always)]
+    fn abs(self) -> Self {
+        // SAFETY: as for `gt`.
+        unsafe { Avx(_mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0)) }
+    }
+    #[inline(always)]
+    fn and_not(self, o: Self) -> Self {
+        // SAFETY: as for `gt`.
+        unsafe { Avx(_mm256_andnot_ps(self.0, o.0)) }
+    }
+    #[inline(always)]
     unsafe fn load(p: *const f32) -> Self {
         // SAFETY: the caller gives 8 readable floats; Avx is only used on CPUs with AVX.
         unsafe { Avx(_mm256_loadu_ps(p)) }
@@ -240,7 +264,7 @@ impl Lanes for Avx {
 /// # Safety
 /// As for [`RawBatch::project`]; `i + L::N` is within the batch.
 #[inline(always)]
-unsafe fn project_lanes<L: Lanes, const FIRST: bool>(
+unsafe fn project_lanes<L: Lanes, const FIRST: bool, const SLACK: bool>(
     batch: &RawBatch,
     i: usize,
     p: RawState,
@@ -266,14 +290,20 @@ unsafe fn project_lanes<L: Lanes, const FIRST: bool>(
         let ok = len2.gt(L::splat(1e-18));
         let inv_len = ok & (L::splat(1.0) / len2.sqrt());
         let (nx, ny, nz) = (dx * inv_len, dy * inv_len, dz * inv_len);
-        let cval = len2 * inv_len - L::load(c.rest.add(i));
+        // A negative rest length −L: a tension-only link, slack when shorter than L.
+        let rest = L::load(c.rest.add(i));
+        let cval = len2 * inv_len - if SLACK { rest.abs() } else { rest };
         let lambda = if FIRST {
             L::splat(0.0)
         } else {
             L::load(c.lambda.add(i))
         };
         let num = L::splat(-k) * cval - L::load(c.alpha_t.add(i)) * lambda;
-        let dl = ok & (num * L::load(c.inv_denom.add(i)));
+        let mut dl = ok & (num * L::load(c.inv_denom.add(i)));
+        if SLACK {
+            let zero = L::splat(0.0);
+            dl = (zero.gt(rest) & zero.gt(cval)).and_not(dl);
+        }
         (lambda + dl).store(c.lambda.add(i));
 
         let (sa, sb) = (wa * dl, wb * dl);
@@ -295,9 +325,14 @@ unsafe fn project_lanes<L: Lanes, const FIRST: bool>(
 /// # Safety
 /// As for [`RawBatch::project`]; `i + 4` is within the batch.
 #[inline(always)]
-pub(crate) unsafe fn project4<const FIRST: bool>(batch: &RawBatch, i: usize, p: RawState, k: f32) {
+pub(crate) unsafe fn project4<const FIRST: bool, const SLACK: bool>(
+    batch: &RawBatch,
+    i: usize,
+    p: RawState,
+    k: f32,
+) {
     // SAFETY: the caller's contract is project_lanes' contract.
-    unsafe { project_lanes::<Sse, FIRST>(batch, i, p, k) }
+    unsafe { project_lanes::<Sse, FIRST, SLACK>(batch, i, p, k) }
 }
 
 /// Constraints `i .. i + 8` with AVX.
@@ -305,7 +340,12 @@ pub(crate) unsafe fn project4<const FIRST: bool>(batch: &RawBatch, i: usize, p: 
 /// # Safety
 /// As for [`project4`], with `i + 8`, and the CPU supports AVX.
 #[target_feature(enable = "avx")]
-pub(crate) unsafe fn project8<const FIRST: bool>(batch: &RawBatch, i: usize, p: RawState, k: f32) {
+pub(crate) unsafe fn project8<const FIRST: bool, const SLACK: bool>(
+    batch: &RawBatch,
+    i: usize,
+    p: RawState,
+    k: f32,
+) {
     // SAFETY: the caller's contract is project_lanes' contract.
-    unsafe { project_lanes::<Avx, FIRST>(batch, i, p, k) }
+    unsafe { project_lanes::<Avx, FIRST, SLACK>(batch, i, p, k) }
 }

@@ -474,7 +474,10 @@ impl Frame<'_> {
                 let gas = &mut *self.volumes.all.add(g);
                 let alpha_t = if xpbd { gas.compliance / (h * h) } else { 0.0 };
                 gas.project(
-                    |i| (*p.prev.add(i) + *p.delta.add(i)).truncate(),
+                    (
+                        |i| (*p.prev.add(i) + *p.delta.add(i)).truncate(),
+                        |i| (*p.prev.add(i)).truncate(),
+                    ),
                     |i| *p.inv_mass.add(i),
                     |i, m| *p.delta.add(i) += m.extend(0.0),
                     (alpha_t, k, first),
