@@ -322,6 +322,40 @@ mod tests {
     }
 
     #[test]
+    fn the_gas_moves_a_surface_without_changing_its_momentum_or_angular_momentum() {
+        // Positions moved since the substep began (x ≠ x₀): the gradient at
+        // x crossed with x − x₀ is what used to turn the body.
+        let (start, tris) = cube();
+        let mut seed = crate::solver::lcg::Lcg(9);
+        let mut rnd = || seed.next_f32();
+        for case in 0..100 {
+            let x0: Vec<Vec3> = start
+                .iter()
+                .map(|p| *p + Vec3::new(rnd(), rnd(), rnd()) * 0.1)
+                .collect();
+            let x: Vec<Vec3> = x0
+                .iter()
+                .map(|p| *p + Vec3::new(rnd(), rnd(), rnd()) * 0.1)
+                .collect();
+            let w: Vec<f32> = (0..8).map(|_| 1.0 + rnd().abs()).collect();
+            let mut gas = Enclosed::new(0, &start, tris.clone(), (0, 8), 1.5, 0.0);
+            let mut moves = [Vec3::ZERO; 8];
+            gas.project(
+                (|i| x[i], |i| x0[i]),
+                |i| w[i],
+                |i, m| moves[i] += m,
+                (0.0, 1.0, true),
+            );
+            let momentum: Vec3 = (0..8).map(|i| moves[i] / w[i]).sum();
+            let turn: Vec3 = (0..8).map(|i| x0[i].cross(moves[i]) / w[i]).sum();
+            let size: f32 = (0..8).map(|i| moves[i].length() / w[i]).sum();
+            assert!(size > 1e-3, "case {case}: the gas did not move ({size})");
+            assert!(momentum.length() < 1e-5 * size, "case {case}: {momentum}");
+            assert!(turn.length() < 1e-5 * size, "case {case}: {turn}");
+        }
+    }
+
+    #[test]
     fn a_unit_cube_encloses_one_cubic_metre_wherever_it_is() {
         let (mut pos, tris) = cube();
         assert!((enclosed_volume(&pos, &tris) - 1.0).abs() < 1e-12);

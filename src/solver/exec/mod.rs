@@ -216,6 +216,39 @@ mod tests {
     }
 
     #[test]
+    fn a_tension_only_link_pulls_when_long_and_lets_go_when_short() {
+        let mut c = DistanceConstraints::default();
+        c.add_tension_only(0, 1, 1.0, 0.0, TAG);
+        c.add_tension_only(2, 3, 1.0, 0.0, TAG);
+        let prev = [
+            Vec4::new(0.0, 0.0, 0.0, 1.0),
+            Vec4::new(1.5, 0.0, 0.0, 1.0), // stretched by 0.5
+            Vec4::new(0.0, 1.0, 0.0, 1.0),
+            Vec4::new(0.5, 1.0, 0.0, 1.0), // 0.5 short
+        ];
+        let mut delta = [Vec4::ZERO; 4];
+        let mut raw = Vec::new();
+        c.raw(&mut raw);
+        let b = raw[0];
+        let state = RawState {
+            prev: prev.as_ptr(),
+            delta: delta.as_mut_ptr(),
+        };
+        // SAFETY: the arrays outlive the calls and one thread uses them.
+        unsafe {
+            b.prepare(0..b.len, [1.0f32; 4].as_ptr(), 1e-3, 0.0, true);
+            b.project::<true>(0..b.len, state, 1.0);
+        }
+        assert_eq!(c.len(), 2);
+        assert!(
+            (delta[0].x - 0.25).abs() < 1e-6 && (delta[1].x + 0.25).abs() < 1e-6,
+            "{delta:?}"
+        );
+        assert_eq!(delta[2], Vec4::ZERO);
+        assert_eq!(delta[3], Vec4::ZERO);
+    }
+
+    #[test]
     fn the_dashpot_removes_its_fraction_of_the_normal_speed_and_nothing_else() {
         let mut c = DistanceConstraints::default();
         c.add(0, 1, 1.0, 0.0, f32::INFINITY, TAG);
