@@ -222,9 +222,9 @@ fn a_free_hub_on_more_links_than_colours_sags_as_the_analytic_spring_network() {
     assert!((-hub.y / expected - 1.0).abs() < 0.02, "sag {}", -hub.y);
     assert!(hub.with_y(0.0).length() < 5e-5, "drifted sideways to {hub}");
     // The lanes are a speed-up only: forcing them off gives the same bits.
-    catenary::solver::set_simd_enabled(false);
-    let scalar = run(free_hub(n, alpha), 2, 600);
-    catenary::solver::set_simd_enabled(true);
+    let mut lanes_off = free_hub(n, alpha);
+    lanes_off.set_simd(false);
+    let scalar = run(lanes_off, 2, 600);
     assert!(scalar.particles.pos == w.particles.pos);
 }
 

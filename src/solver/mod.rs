@@ -63,7 +63,6 @@ pub use aero::Aero;
 pub use collision::{Collider, clearance};
 pub use dihedral::angle_of as dihedral_angle;
 pub use distance::{DistanceConstraints, LinkKind, LinkView, MAX_COLOURS, Tag};
-pub use exec::set_simd_enabled;
 use hand::Grab;
 pub use hand::Hand;
 pub use measure::EnergyBooks;
@@ -149,20 +148,44 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// True when every field is within its range in [`limits`]; the
-    /// world does not step otherwise.
+    /// True when every field is within its range in [`limits`]
+    /// ([`World::step`] refuses the others).
     pub fn is_valid(&self) -> bool {
+        self.problem().is_none()
+    }
+
+    /// The first field outside its range in [`limits`], named with its
+    /// value and the range; None when every field is within.
+    pub fn problem(&self) -> Option<String> {
         use limits::*;
-        DT.contains(self.dt)
-            && SUBSTEPS.contains(&self.substeps)
-            && ITERATIONS.contains(&self.iterations)
-            && self.substeps * self.iterations <= PASSES_PER_FRAME
-            && self.gravity.to_array().iter().all(|&g| GRAVITY.contains(g))
-            && self.wind.to_array().iter().all(|&w| WIND.contains(w))
-            && DAMPING.contains(self.damping)
-            && AIR_DRAG.contains(self.air_drag)
-            && AIR_DENSITY.contains(self.air_density)
-            && PBD_STIFFNESS.contains(self.pbd_stiffness)
+        let bounded = |name: &str, v: f32, b: Bounds| {
+            (!b.contains(v)).then(|| format!("{name} {v} is outside {}", b.describe()))
+        };
+        let counted = |name: &str, v: u32, r: std::ops::RangeInclusive<u32>| {
+            (!r.contains(&v))
+                .then(|| format!("{name} {v} is outside {} ..= {}", r.start(), r.end()))
+        };
+        // Names are formatted only for the field that fails: the step
+        // asks every frame and allocates nothing.
+        let vector = |name: &str, v: Vec3, b: Bounds| {
+            (v.to_array().iter().zip(["x", "y", "z"]))
+                .find(|(c, _)| !b.contains(**c))
+                .and_then(|(&c, axis)| bounded(&format!("{name}.{axis}"), c, b))
+        };
+        bounded("dt", self.dt, DT)
+            .or_else(|| counted("substeps", self.substeps, SUBSTEPS))
+            .or_else(|| counted("iterations", self.iterations, ITERATIONS))
+            .or_else(|| {
+                let passes = self.substeps * self.iterations;
+                (passes > PASSES_PER_FRAME)
+                    .then(|| format!("substeps × iterations {passes} is over {PASSES_PER_FRAME}"))
+            })
+            .or_else(|| vector("gravity", self.gravity, GRAVITY))
+            .or_else(|| vector("wind", self.wind, WIND))
+            .or_else(|| bounded("damping", self.damping, DAMPING))
+            .or_else(|| bounded("air_drag", self.air_drag, AIR_DRAG))
+            .or_else(|| bounded("air_density", self.air_density, AIR_DENSITY))
+            .or_else(|| bounded("pbd_stiffness", self.pbd_stiffness, PBD_STIFFNESS))
     }
 }
 
@@ -306,6 +329,9 @@ pub struct World {
     hand: Hand,
     /// Solver threads beyond the caller; none = sequential.
     pool: Threads,
+    /// True: the links go through the scalar kernel, not the SIMD lanes
+    /// (see [`World::set_simd`]).
+    scalar: bool,
     /// Reused each step so stepping allocates nothing.
     raw_batches: Vec<exec::RawBatch>,
     /// The quad colours' raw views, reused likewise.
@@ -542,16 +568,26 @@ impl World {
         self.set_threads(useful.min(available_threads()));
     }
 
+    /// Switches this world's SIMD projection paths on (the default) or
+    /// off. Every path does the same IEEE operations, so this changes only
+    /// speed: a check that the lanes are a speed-up and nothing else.
+    pub fn set_simd(&mut self, on: bool) {
+        self.scalar = !on;
+    }
+
     /// The number of solver threads.
     pub fn threads(&self) -> usize {
         self.pool.0.as_ref().map_or(1, |p| p.size())
     }
 
     /// Advances the world by one frame of `settings.dt` (DESIGN §2).
-    /// Does nothing when the settings are invalid (see [`Settings::is_valid`]).
+    ///
+    /// # Panics
+    /// When a setting is outside its range ([`Settings::problem`] names
+    /// it): a world is never stepped on settings it was not built for.
     pub fn step(&mut self) {
-        if !self.settings.is_valid() {
-            return;
+        if let Some(problem) = self.settings.problem() {
+            panic!("World::step: {problem}");
         }
         // Splits made outside a step (`tear_link`) since the last one.
         self.refresh_split();
@@ -632,6 +668,36 @@ mod tests {
             w.constraints.needs_prepare(h * 0.5, 0.0, true),
             "a new substep length"
         );
+    }
+
+    #[test]
+    #[should_panic(expected = "World::step: substeps 0 is outside 1 ..= 1000")]
+    fn stepping_on_settings_outside_their_ranges_is_refused_with_the_field_named() {
+        let mut w = chain();
+        w.settings.substeps = 0;
+        w.step();
+    }
+
+    #[test]
+    fn every_setting_outside_its_range_is_named() {
+        type Edit = fn(&mut Settings);
+        let cases: [(Edit, &str); 5] = [
+            (|s| s.dt = 2.0, "dt 2 is outside [1e-6, 1] s"),
+            (|s| s.iterations = 0, "iterations 0"),
+            (|s| s.substeps = 1000, "substeps × iterations"),
+            (|s| s.gravity.y = f32::NAN, "gravity.y NaN"),
+            (|s| s.pbd_stiffness = 0.0, "pbd_stiffness 0"),
+        ];
+        for (edit, named) in cases {
+            let mut s = Settings::default();
+            assert_eq!(s.problem(), None);
+            edit(&mut s);
+            if named.starts_with("substeps ×") {
+                s.iterations = 21;
+            }
+            let problem = s.problem().expect(named);
+            assert!(problem.starts_with(named), "{problem} vs {named}");
+        }
     }
 
     #[test]

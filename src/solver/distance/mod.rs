@@ -312,6 +312,7 @@ impl DistanceConstraints {
                 len: b.len(),
                 sequential: colour == OVERFLOW,
                 slack: b.tension_only > 0,
+                simd: true,
             });
         }
     }

@@ -2,19 +2,7 @@
 //! that the threads of a step share, the XPBD/PBD position update and the
 //! velocity-level dashpot (DESIGN §2, steps 3 and 6).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use glam::{Vec3, Vec4};
-
-/// When false, every constraint goes through [`RawBatch::project_one`]
-/// instead of the SIMD lanes (a debugging switch; results are the same bits).
-static SIMD: AtomicBool = AtomicBool::new(true);
-
-/// Switches the SIMD projection paths on or off for the whole process.
-/// Every path does the same IEEE operations, so this changes only speed.
-pub fn set_simd_enabled(on: bool) {
-    SIMD.store(on, Ordering::Relaxed);
-}
 
 /// Raw pointers into one batch, for threads that each own a disjoint
 /// range of its constraints during a step (see `super::step`).
@@ -36,6 +24,10 @@ pub(crate) struct RawBatch {
     /// True when some of its links hold only tension (negative rest
     /// length): only then do the kernels check for slack.
     pub slack: bool,
+    /// False: every constraint goes through [`RawBatch::project_one`]
+    /// instead of the SIMD lanes (the world's debugging switch, see
+    /// `World::set_simd`; results are the same bits).
+    pub simd: bool,
 }
 
 // SAFETY: the pointers are only dereferenced inside a step, while the
@@ -145,7 +137,7 @@ impl RawBatch {
         k: f32,
     ) {
         #[cfg(target_arch = "x86_64")]
-        let range = if self.sequential || !SIMD.load(Ordering::Relaxed) {
+        let range = if self.sequential || !self.simd {
             range
         } else {
             let mut i = range.start;

@@ -22,7 +22,6 @@ mod simd;
 mod step;
 
 pub(crate) use kernel::RawBatch;
-pub use kernel::set_simd_enabled;
 pub(crate) use pool::Pool;
 pub(crate) use step::RawQuads;
 
@@ -36,6 +35,9 @@ pub(crate) fn step_frame(world: &mut World) {
         .constraints
         .needs_prepare(h, s.damping, s.method == Method::Xpbd);
     world.constraints.raw(&mut world.raw_batches);
+    for b in &mut world.raw_batches {
+        b.simd = !world.scalar;
+    }
     world.raw_quads.clear();
     let d = &mut world.quads;
     for c in 0..d.idx.len() {
