@@ -204,15 +204,9 @@ pub(super) fn balloon(world: &mut World, body: usize, b: &BalloonDef) -> Shape {
             .particles
             .push(centre + *p * b.sphere_radius, m, b.radius);
     }
-    for [a, c] in edges_of_triangles(&triangles) {
-        let (a, c) = (first + a as usize, first + c as usize);
-        let rest = world.particles.pos[a].distance(world.particles.pos[c]);
-        // A skin wrinkles rather than carry compression: tension only.
-        let tag = Tag::new(body, LinkKind::Stretch);
-        world
-            .constraints
-            .add_tension_only(a, c, rest, b.stretch_compliance, tag);
-    }
+    // A skin wrinkles rather than carry compression: tension only.
+    let edges = edges_of_triangles(&triangles);
+    stretch_links(world, (body, first), &edges, b.stretch_compliance, true);
     if let Some(bend) = b.bend_compliance {
         for h in hinges(&triangles) {
             let h = h.map(|i| first + i as usize);
@@ -224,8 +218,31 @@ pub(super) fn balloon(world: &mut World, body: usize, b: &BalloonDef) -> Shape {
     Shape::Closed { triangles }
 }
 
-/// Builds a soft box: distance links on every tetrahedron edge, a volume
-/// constraint on every tetrahedron.
+/// Stretch links of body `body` on `edges` (indices from particle
+/// `first`) at their lengths as built, holding tension only or both ways.
+fn stretch_links(
+    world: &mut World,
+    (body, first): (usize, usize),
+    edges: &[[u32; 2]],
+    compliance: f32,
+    tension_only: bool,
+) {
+    let tag = Tag::new(body, LinkKind::Stretch);
+    for &[a, b] in edges {
+        let (a, b) = (first + a as usize, first + b as usize);
+        let rest = world.particles.pos[a].distance(world.particles.pos[b]);
+        let links = &mut world.constraints;
+        if tension_only {
+            links.add_tension_only(a, b, rest, compliance, tag);
+        } else {
+            links.add(a, b, rest, compliance, f32::INFINITY, tag);
+        }
+    }
+}
+
+/// Builds a soft box: distance links on every tetrahedron edge and a
+/// volume constraint on every tetrahedron, or, with a Young's modulus,
+/// the two neo-Hookean constraints on every tetrahedron.
 pub(super) fn soft_box(world: &mut World, body: usize, s: &SoftBoxDef) -> Shape {
     let (x, y, z) = s.resolution;
     let n = (x as usize, y as usize, z as usize);
@@ -240,14 +257,8 @@ pub(super) fn soft_box(world: &mut World, body: usize, s: &SoftBoxDef) -> Shape 
     match s.young_modulus {
         Some(e) => neo_hookean_tetrahedra(world, body, first, &tets, (e, s.poisson_ratio)),
         None => {
-            for [a, b] in edges_of_tetrahedra(&tets) {
-                let (a, b) = (first + a as usize, first + b as usize);
-                let rest = world.particles.pos[a].distance(world.particles.pos[b]);
-                let tag = Tag::new(body, LinkKind::Stretch);
-                world
-                    .constraints
-                    .add(a, b, rest, s.edge_compliance, f32::INFINITY, tag);
-            }
+            let edges = edges_of_tetrahedra(&tets);
+            stretch_links(world, (body, first), &edges, s.edge_compliance, false);
             for t in tets {
                 let t = t.map(|i| first + i as usize);
                 let rest = crate::solver::tetrahedron_volume(&world.particles.pos, t);
