@@ -271,8 +271,9 @@ pub(super) fn soft_box(world: &mut World, body: usize, s: &SoftBoxDef) -> Shape 
 }
 
 /// The two neo-Hookean constraints of every tetrahedron `tets` (corner
-/// indices from particle `first`) for Young's modulus E and Poisson's
-/// ratio ν: deviatoric with α = 1/(μ·V₀), hydrostatic with α = 1/(λ'·V₀).
+/// indices from particle `first`), their material set from Young's
+/// modulus E and Poisson's ratio ν by `World::set_neo_hookean` (the one
+/// place that maps E and ν to compliances, for the build and the panel).
 fn neo_hookean_tetrahedra(
     world: &mut World,
     body: usize,
@@ -280,18 +281,16 @@ fn neo_hookean_tetrahedra(
     tets: &[[u32; 4]],
     (e, nu): (f32, f32),
 ) {
-    use crate::solver::neo_hookean::{hydrostatic_target, lame, rest_shape};
-    let (mu, lambda) = lame(e, nu);
-    let target = hydrostatic_target(mu, lambda);
     for t in tets {
         let t = t.map(|i| first + i as usize);
         let x = t.map(|i| world.particles.pos[i].as_dvec3());
-        let volume = crate::solver::tetrahedron_volume(&world.particles.pos, t);
-        let Some(shape) = rest_shape(x) else { continue };
-        let per = |stiffness: f32| 1.0 / (stiffness * volume.abs());
-        world.add_shaped_quad(QuadKind::Deviatoric, t, (0.0, shape), per(mu), body);
-        world.add_shaped_quad(QuadKind::Hydrostatic, t, (target, shape), per(lambda), body);
+        let Some(shape) = crate::solver::neo_hookean::rest_shape(x) else {
+            continue;
+        };
+        world.add_shaped_quad(QuadKind::Deviatoric, t, (0.0, shape), 0.0, body);
+        world.add_shaped_quad(QuadKind::Hydrostatic, t, (1.0, shape), 0.0, body);
     }
+    world.set_neo_hookean(body, e, nu);
 }
 
 /// Gives a balloon (already added as a body) its gas.

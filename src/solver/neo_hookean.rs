@@ -61,7 +61,7 @@ pub fn hydrostatic_target(mu: f32, lambda_nh: f32) -> f32 {
 pub fn young_and_poisson(mu: f32, lambda_nh: f32) -> (f32, f32) {
     let (mu, lambda) = (mu as f64, (lambda_nh - mu) as f64);
     let e = mu * (3.0 * lambda + 2.0 * mu) / (lambda + mu);
-    ((e) as f32, (lambda / (2.0 * (lambda + mu))) as f32)
+    (e as f32, (lambda / (2.0 * (lambda + mu))) as f32)
 }
 
 /// The rest volume V₀ of a tetrahedron whose D_m⁻¹ is `shape`, m³.
@@ -88,7 +88,6 @@ impl super::World {
                     _ => {}
                 }
             });
-        self.constraints.invalidate();
     }
 
     /// Body `body`'s Young's modulus (Pa) and Poisson's ratio, if it is a
