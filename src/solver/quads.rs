@@ -172,17 +172,6 @@ impl Quads {
         self.body[c].swap_remove(k);
     }
 
-    /// Every constraint of `body` and `kind`, as (colour, index) pairs.
-    fn of(&self, body: usize, kind: QuadKind) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.body.iter().enumerate().flat_map(move |(c, bodies)| {
-            bodies
-                .iter()
-                .enumerate()
-                .filter(move |&(k, &b)| b as usize == body && self.kind[c][k] == kind)
-                .map(move |(k, _)| (c, k))
-        })
-    }
-
     /// Calls `f(kind, shape, rest, compliance)` for every constraint of
     /// `body`.
     pub(crate) fn for_each_of(
@@ -211,17 +200,18 @@ impl Quads {
 
     /// Sets the compliance of every constraint of `body` and `kind`.
     pub fn set_compliance(&mut self, body: usize, kind: QuadKind, compliance: f32) {
-        let all: Vec<_> = self.of(body, kind).collect();
-        for (c, k) in all {
-            self.compliance[c][k] = compliance;
-        }
+        self.for_each_of(body, |k, _, _, alpha| {
+            if k == kind {
+                *alpha = compliance;
+            }
+        });
     }
 
     /// The compliance of `body`'s constraints of `kind`, if it has any.
     pub fn compliance(&self, body: usize, kind: QuadKind) -> Option<f32> {
-        self.of(body, kind)
-            .next()
-            .map(|(c, k)| self.compliance[c][k])
+        self.of_body(body)
+            .find(|&(k, ..)| k == kind)
+            .map(|(.., alpha)| alpha)
     }
 }
 
