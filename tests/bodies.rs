@@ -516,6 +516,50 @@ fn a_tear_force_breaks_a_link_at_that_tension_in_newtons_whatever_the_substeps()
     }
 }
 
+/// Whether a rigid link from a held particle to a free 0.1 kg one, with
+/// a tear force of `force` N and no gravity, survives the hand setting
+/// off at 1 m/s, at `substeps` substeps.
+fn survives_a_yank(force: f32, substeps: u32) -> bool {
+    let mut w = world(&format!(
+        "Scene(solver: (substeps: {substeps}, gravity: (0.0, 0.0, 0.0)),
+          bodies: [Mesh(particles: [(position: (0.0, 1.0, 0.0)), (position: (0.5, 1.0, 0.0), mass: 0.1)],
+                        links: [(a: 0, b: 1)])])"
+    ));
+    w.constraints.set_link_tear_force(0, 1, force);
+    w.set_hand(catenary::solver::Hand {
+        max_force: f32::INFINITY,
+    });
+    let from = w.particles.pos[0];
+    w.grab(0);
+    let dt = w.settings.dt;
+    for frame in 0..30 {
+        w.drag_to(from - glam::Vec3::X * (frame as f32 * dt));
+        w.step();
+    }
+    w.constraints.len() == 1
+}
+
+#[test]
+fn a_yank_breaks_a_link_by_its_impulse_over_the_frame_whatever_the_substeps() {
+    // The hand's first move gives the free particle m·Δv = 0.1 kg·m/s
+    // within one substep. Over a frame of 1/60 s that is 6 N; one
+    // substep's |λ|/h² would read m·Δv/h, 30 N at 5 substeps and 600 N at
+    // 100, so a 50 N link broke or held by the substep count. Judged by
+    // the frame's mean, 4.5 N breaks it and 8 N holds, at 5 substeps and
+    // at 100. (After the yank the link carries nothing: no gravity.)
+    for substeps in [5, 20, 100] {
+        assert!(
+            !survives_a_yank(4.5, substeps),
+            "4.5 N at {substeps} substeps"
+        );
+        assert!(survives_a_yank(8.0, substeps), "8 N at {substeps} substeps");
+        assert!(
+            survives_a_yank(50.0, substeps),
+            "50 N at {substeps} substeps"
+        );
+    }
+}
+
 #[test]
 fn a_sheet_yanked_at_a_corner_tears_apart_with_a_tear_force_and_stays_whole_without() {
     // A 1 m sheet held along the left half of its top edge; the hand drags

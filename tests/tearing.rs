@@ -30,7 +30,9 @@ fn yanked(tear: &str) -> World {
     for _ in 0..60 {
         w.step();
     }
-    assert_sane(&w, 10.0);
+    // A piece torn free falls with no ground below: from 2 m, flung at up
+    // to the hand's 2.8 m/s, for under 2 s, it ends within 30 m.
+    assert_sane(&w, 30.0);
     w
 }
 
@@ -148,7 +150,8 @@ fn tearing_with_every_table_that_follows_a_body_gives_the_same_bits_on_1_2_and_4
             w.drag_to(from + Vec3::new(1.5, -1.0, 0.5) * (frame as f32 / 60.0).min(1.0));
             w.step();
         }
-        assert_sane(&w, 10.0);
+        // A piece torn free falls with no ground below, for under 1.5 s.
+        assert_sane(&w, 30.0);
         assert!(w.colouring_is_valid());
         w
     };

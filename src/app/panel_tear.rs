@@ -60,8 +60,8 @@ impl App {
                         .custom_formatter(|x, _| format!("{x:.3}")),
                 )
                 .on_hover_text(
-                    "a link pulling harder than this (its tension |λ|/h², in newtons) tears, \
-                     whatever the substep count",
+                    "a link pulling harder than this on average over a frame (in newtons) \
+                     tears, whatever the substep count",
                 )
                 .changed()
             {

@@ -242,7 +242,8 @@ pub struct ClothDef {
     /// Strain past which a constraint breaks; None = never (default).
     #[serde(default)]
     pub tear_strain: Option<f32>,
-    /// Tension |λ|/h² (N) past which a constraint breaks; None = never (default).
+    /// Tension (N), averaged over a frame (|Σλ|/(h·Δt)), past which a
+    /// constraint breaks; None = never (default).
     #[serde(default)]
     pub tear_force: Option<f32>,
     /// Pinned (row, col); negatives count from the end (default none).

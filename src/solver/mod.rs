@@ -603,8 +603,8 @@ impl World {
         }
         let h = self.settings.dt / self.settings.substeps as f32;
         let mut torn = std::mem::take(&mut self.overstressed);
-        self.constraints
-            .overstressed(&self.particles.pos, h, &mut torn);
+        let substeps = self.settings.substeps;
+        (self.constraints).overstressed(&self.particles.pos, h, substeps, &mut torn);
         for &(a, b) in &torn {
             // A split earlier in this list may have moved the link; it
             // is judged again next frame.

@@ -63,11 +63,16 @@ pub(crate) struct Batch {
     pub compliance: Vec<f32>,
     /// Strain (|x_a − x_b| − L)/L past which the constraint breaks; ∞ = never.
     pub tear_strain: Vec<f32>,
-    /// Tension |λ|/h² (N) past which the constraint breaks; ∞ = never.
+    /// Tension (N), averaged over a frame, past which the constraint
+    /// breaks; ∞ = never.
     pub tear_force: Vec<f32>,
     pub tag: Vec<Tag>,
     /// Lagrange multiplier λ of the current substep (N·s²).
     pub lambda: Vec<f32>,
+    /// Σλ over the frame's substeps so far (N·s²), kept only in a world
+    /// that can tear: Σλ/(h·Δt) is the tension averaged over the frame,
+    /// which converges as h → 0 where one substep's |λ|/h² does not.
+    pub impulse: Vec<f32>,
     /// Per-step cache: α̃ = α/h².
     pub alpha_t: Vec<f32>,
     /// Per-step cache: 1/(w_a + w_b + α̃), 0 when that is not finite.
@@ -90,6 +95,7 @@ impl Batch {
         self.tear_force.push(f32::INFINITY);
         self.tag.push(tag);
         self.lambda.push(0.0);
+        self.impulse.push(0.0);
         self.alpha_t.push(0.0);
         self.inv_denom.push(0.0);
         self.damp.push(0.0);
@@ -105,6 +111,7 @@ impl Batch {
         self.tear_force.swap_remove(i);
         self.tag.swap_remove(i);
         self.lambda.swap_remove(i);
+        self.impulse.swap_remove(i);
         self.alpha_t.swap_remove(i);
         self.inv_denom.swap_remove(i);
         self.damp.swap_remove(i);
@@ -306,12 +313,14 @@ impl DistanceConstraints {
                 rest: b.rest.as_ptr(),
                 compliance: b.compliance.as_ptr(),
                 lambda: b.lambda.as_mut_ptr(),
+                impulse: b.impulse.as_mut_ptr(),
                 alpha_t: b.alpha_t.as_mut_ptr(),
                 inv_denom: b.inv_denom.as_mut_ptr(),
                 damp: b.damp.as_mut_ptr(),
                 len: b.len(),
                 sequential: colour == OVERFLOW,
                 slack: b.tension_only > 0,
+                tally: self.can_tear,
                 simd: true,
             });
         }
@@ -462,7 +471,7 @@ mod tests {
         c.add(1, 2, 1.0, 0.0, 0.5, TAG);
         let pos = [Vec3::ZERO, Vec3::X * 3.0, Vec3::X * 4.0];
         let mut over = Vec::new();
-        c.overstressed(&pos, 1.0, &mut over);
+        c.overstressed(&pos, 1.0, 1, &mut over);
         assert_eq!(over, [(0, 1)], "only the first link is stretched 200%");
         assert!(c.break_link(0, 1));
         c.add(0, 3, 1.0, 0.0, 0.5, TAG);

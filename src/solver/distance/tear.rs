@@ -17,7 +17,7 @@ enum Limit {
 
 impl DistanceConstraints {
     /// Gives every constraint of `body` but its joins a tear force (N):
-    /// it breaks when its tension |λ|/h² exceeds it.
+    /// it breaks when its tension averaged over a frame exceeds it.
     pub fn set_tear_force(&mut self, body: usize, force: f32) {
         self.set_tear_where(Limit::Force(force), |t, _, _| {
             t.body as usize == body && t.kind != LinkKind::Join
@@ -89,19 +89,32 @@ impl DistanceConstraints {
     }
 
     /// Appends to `out` the particle pairs of every constraint stretched
-    /// past its tear strain, or pulling harder than its tear force in the
-    /// last substep of length `h`, colour by colour.
-    pub(crate) fn overstressed(&self, pos: &[Vec3], h: f32, out: &mut Vec<(u32, u32)>) {
+    /// past its tear strain at the end of the frame, or pulling harder
+    /// than its tear force on average over the frame of `substeps`
+    /// substeps of length `h` just solved, colour by colour.
+    ///
+    /// The tension judged is F̄ = |Σλ|/(h²·substeps), the impulse the
+    /// link passed in the frame over the frame's length: a yank or a
+    /// landing stopped within one substep passes m·Δv in that substep, so
+    /// one substep's |λ|/h² is m·Δv/h and grows with the substeps, where
+    /// F̄ = m·Δv/Δt does not.
+    pub(crate) fn overstressed(
+        &self,
+        pos: &[Vec3],
+        h: f32,
+        substeps: u32,
+        out: &mut Vec<(u32, u32)>,
+    ) {
         if !self.can_tear {
             return;
         }
-        let h2 = h * h;
+        let per_force = 1.0 / (h * h * substeps as f32);
         for batch in &self.batches {
             for i in 0..batch.len() {
                 let rest = batch.rest[i].abs();
                 let len = pos[batch.a[i] as usize].distance(pos[batch.b[i] as usize]);
                 let stretched = rest > 0.0 && (len - rest) / rest > batch.tear_strain[i];
-                if stretched || batch.lambda[i].abs() > batch.tear_force[i] * h2 {
+                if stretched || batch.impulse[i].abs() * per_force > batch.tear_force[i] {
                     out.push((batch.a[i], batch.b[i]));
                 }
             }
@@ -155,6 +168,8 @@ impl DistanceConstraints {
             b.tear_force.reserve(links);
             b.tag.reserve(links);
             b.lambda.reserve(links);
+            b.impulse.reserve(links);
+            b.impulse.reserve(links);
             b.alpha_t.reserve(links);
             b.inv_denom.reserve(links);
             b.damp.reserve(links);

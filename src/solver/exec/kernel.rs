@@ -13,6 +13,8 @@ pub(crate) struct RawBatch {
     pub rest: *const f32,
     pub compliance: *const f32,
     pub lambda: *mut f32,
+    /// Σλ over the frame's substeps (see `Batch::impulse`).
+    pub impulse: *mut f32,
     pub alpha_t: *mut f32,
     pub inv_denom: *mut f32,
     pub damp: *mut f32,
@@ -24,6 +26,8 @@ pub(crate) struct RawBatch {
     /// True when some of its links hold only tension (negative rest
     /// length): only then do the kernels check for slack.
     pub slack: bool,
+    /// True when the world can tear: each substep adds λ to `impulse`.
+    pub tally: bool,
     /// False: every constraint goes through [`RawBatch::project_one`]
     /// instead of the SIMD lanes (the world's debugging switch, see
     /// `World::set_simd`; results are the same bits).
@@ -199,6 +203,21 @@ impl RawBatch {
             let (sa, sb) = (pa.w * dl, pb.w * dl);
             *p.delta.add(ia) = Vec4::new(da.x + nx * sa, da.y + ny * sa, da.z + nz * sa, da.w);
             *p.delta.add(ib) = Vec4::new(db.x - nx * sb, db.y - ny * sb, db.z - nz * sb, db.w);
+        }
+    }
+
+    /// After a substep's passes, adds each constraint's λ to its frame's
+    /// Σλ (`FIRST`: the frame's first substep, which starts the sum).
+    ///
+    /// # Safety
+    /// Pointers valid; no other thread touches these constraints.
+    pub unsafe fn tally<const FIRST: bool>(&self, range: std::ops::Range<usize>) {
+        for i in range {
+            // SAFETY: `i` is in the batch, owned by this thread.
+            unsafe {
+                let before = if FIRST { 0.0 } else { *self.impulse.add(i) };
+                *self.impulse.add(i) = before + *self.lambda.add(i);
+            }
         }
     }
 

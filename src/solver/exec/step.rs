@@ -301,6 +301,19 @@ impl Frame<'_> {
                     team.sync();
                 }
             }
+            for b in self.batches.iter().filter(|b| b.tally) {
+                if let Some(range) = self.my_constraints(b, team) {
+                    // SAFETY: the constraints this thread projected, whose λ
+                    // no other thread writes.
+                    unsafe {
+                        if sub == 0 {
+                            b.tally::<true>(range);
+                        } else {
+                            b.tally::<false>(range);
+                        }
+                    }
+                }
+            }
             if let Some(sc) = self.contacts {
                 // SAFETY: called by every thread, between the barriers it contains.
                 unsafe { self.particle_contacts(sc, team) };
