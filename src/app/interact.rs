@@ -230,18 +230,7 @@ impl Mouse {
     }
 }
 
-/// A hand that feels like one for the scene's masses: five times the
-/// weight of everything that can move (at Earth's gravity when the scene
-/// has less), within the accepted range.
+/// The window's hand: [`Hand::suited_to`] the scene's masses.
 pub fn default_hand(world: &World) -> Hand {
-    let p = &world.particles;
-    let mass: f32 = (0..p.len())
-        .filter(|&i| !p.is_pinned(i) && !p.is_driven(i))
-        .map(|i| p.mass()[i])
-        .sum();
-    let g = world.settings.gravity.length().max(9.81);
-    let range = crate::solver::limits::HAND_FORCE;
-    Hand {
-        max_force: (5.0 * mass * g).clamp(range.min, range.max),
-    }
+    Hand::suited_to(world)
 }

@@ -348,6 +348,9 @@ pub struct World {
     tears: Vec<(u32, u32)>,
     /// The links over their tear limit this frame (reused).
     overstressed: Vec<(u32, u32)>,
+    /// The held particle's rigid links, (other end, rest length), looked
+    /// up each step for the hand (reused; see `solver::hand`).
+    held_links: Vec<(u32, f32)>,
     /// Bodies split since the tables that follow them were rebuilt.
     split_bodies: Vec<usize>,
     /// Lists a split fills, reused.
@@ -472,6 +475,10 @@ impl World {
             self.set_hold(i, hold::GRABBED, true);
         }
         let p = self.particles.pos[i];
+        // Room for the held particle's rigid links, looked up every step
+        // (tears may add some: a split duplicates links).
+        (self.constraints).rigid_links_of(i, &mut self.held_links);
+        self.held_links.reserve(16);
         self.grab = Some(Grab {
             particle: i,
             target: p,

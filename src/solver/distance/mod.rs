@@ -420,6 +420,20 @@ impl DistanceConstraints {
         })
     }
 
+    /// Puts (other end, rest length) of every rigid link (compliance 0)
+    /// of particle `p` in `out`, after clearing it.
+    pub(crate) fn rigid_links_of(&self, p: usize, out: &mut Vec<(u32, f32)>) {
+        let p = p as u32;
+        out.clear();
+        for batch in &self.batches {
+            for i in 0..batch.len() {
+                if (batch.a[i] == p || batch.b[i] == p) && batch.compliance[i] == 0.0 {
+                    out.push((batch.a[i] ^ batch.b[i] ^ p, batch.rest[i].abs()));
+                }
+            }
+        }
+    }
+
     /// True when no colour (but the overflow) holds a particle twice.
     pub fn colouring_is_valid(&self, particles: usize) -> bool {
         let mut seen = vec![usize::MAX; particles];

@@ -58,12 +58,19 @@ pub(crate) fn step_frame(world: &mut World) {
     world.aero.fit(world.particles.len());
     let p = &mut world.particles;
     let max_force = world.hand.max_force;
+    world.held_links.clear();
+    if let Some(g) = world.grab.as_ref().filter(|g| !p.is_grabbed(g.particle)) {
+        // Links break and move with tears: looked up every frame, into
+        // room `World::grab` made.
+        (world.constraints).rigid_links_of(g.particle, &mut world.held_links);
+    }
     let held = world.grab.as_mut().map(|g| step::Held {
         particle: g.particle,
         from: g.from,
         to: g.target,
         kinematic: p.is_grabbed(g.particle),
         max_force,
+        rigid: &world.held_links,
         force: &mut g.force,
     });
     // The step indexes these tables by particle without bounds checks.
@@ -88,6 +95,7 @@ pub(crate) fn step_frame(world: &mut World) {
         );
     }
     assert!(!world.tethers.any() || world.tethers.anchor.len() == p.len());
+    assert!(world.grab.is_none_or(|g| g.particle < p.len()));
     assert!(world.aero.dv.len() == p.len() || !world.aero.any());
     assert!(world.aero.start.len() == p.len() + 1 || !world.aero.any());
     let frame = step::Frame {

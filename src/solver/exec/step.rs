@@ -180,12 +180,15 @@ unsafe impl Sync for RawAero {}
 /// The particle held by the hand during a frame: the hand moves linearly
 /// from `from` to `to`; the held particle follows kinematically or is
 /// pulled with at most `max_force` (see `solver::hand`).
-pub(crate) struct Held {
+pub(crate) struct Held<'a> {
     pub particle: usize,
     pub from: Vec3,
     pub to: Vec3,
     pub kinematic: bool,
     pub max_force: f32,
+    /// The held particle's rigid links: (other end, rest length), which
+    /// the pull may not stretch past `hand::RIGID_STRAIN`.
+    pub rigid: &'a [(u32, f32)],
     /// Where the force of the last substep is written (N); only the
     /// thread owning the particle writes it.
     pub force: *mut f32,
@@ -193,7 +196,7 @@ pub(crate) struct Held {
 
 // SAFETY: `force` points into the world, mutably borrowed for the step;
 // it is written only by the thread that owns the held particle.
-unsafe impl Sync for Held {}
+unsafe impl Sync for Held<'_> {}
 
 /// Everything one frame needs; shared read-only by the team.
 pub(crate) struct Frame<'a> {
@@ -217,7 +220,7 @@ pub(crate) struct Frame<'a> {
     /// Tethers, when some particle has one.
     pub tethers: Option<RawTethers>,
     /// The particle held by the hand.
-    pub held: Option<Held>,
+    pub held: Option<Held<'a>>,
     /// Simulated time at the start of the frame (s).
     pub t0: f64,
 }
@@ -314,6 +317,16 @@ impl Frame<'_> {
                     }
                 }
             }
+            if let Some(held) = self.held.as_ref().filter(|g| !g.kinematic) {
+                if mine.contains(&held.particle) {
+                    // SAFETY: the held particle is this thread's; its
+                    // neighbours are only read, after the barrier that
+                    // ended the passes.
+                    unsafe { self.pull_held(held, h, f) };
+                }
+                // Nobody moves the neighbours before they have been read.
+                team.sync();
+            }
             if let Some(sc) = self.contacts {
                 // SAFETY: called by every thread, between the barriers it contains.
                 unsafe { self.particle_contacts(sc, team) };
@@ -323,7 +336,7 @@ impl Frame<'_> {
                 unsafe { self.sheet_contacts(sh, team) };
             }
             // SAFETY: `mine` is this thread's share of the particles.
-            unsafe { self.collide_and_finish(mine.clone(), h, f) };
+            unsafe { self.collide_and_finish(mine.clone(), h) };
             if damped {
                 // Step 6 reads other threads' particles: wait for their step 5.
                 team.sync();
@@ -700,13 +713,37 @@ impl Frame<'_> {
         }
     }
 
-    /// Steps 4 and 5 for particles `range`: the capped hand's pull,
-    /// self-collision pushes, collisions with colliders, then v = Δx/h and
-    /// x = x_prev + Δx. `f` is the fraction of the frame done.
+    /// Step 4's capped hand: pulls the held particle toward the hand's
+    /// position a fraction `f` through the frame (see `solver::hand`).
+    ///
+    /// # Safety
+    /// The held particle is this thread's; no thread moves its rigid
+    /// links' other ends meanwhile.
+    unsafe fn pull_held(&self, held: &Held, h: f32, f: f32) {
+        let p = self.particles;
+        let at = |i: usize| {
+            // SAFETY: `i` is the held particle or a link's end, both checked
+            // against the particle count before the step; read only.
+            unsafe { (*p.prev.add(i)).truncate() + (*p.delta.add(i)).truncate() }
+        };
+        let i = held.particle;
+        // SAFETY: as for `at`; the held particle is this thread's to write.
+        unsafe {
+            let w = *p.inv_mass.add(i);
+            let rigid = held.rigid.iter().map(|&(o, rest)| (at(o as usize), rest));
+            let target = held.from.lerp(held.to, f);
+            let (pull, force) = pull(at(i), target, (w, h), held.max_force, rigid);
+            *p.delta.add(i) += pull.extend(0.0);
+            *held.force = force;
+        }
+    }
+
+    /// Steps 4 and 5 for particles `range`: self-collision pushes,
+    /// collisions with colliders, then v = Δx/h and x = x_prev + Δx.
     ///
     /// # Safety
     /// No other thread touches particles `range`.
-    unsafe fn collide_and_finish(&self, range: std::ops::Range<usize>, h: f32, f: f32) {
+    unsafe fn collide_and_finish(&self, range: std::ops::Range<usize>, h: f32) {
         let p = self.particles;
         let inv_h = 1.0 / h;
         for i in range {
@@ -716,17 +753,6 @@ impl Frame<'_> {
                 let free = *p.inv_mass.add(i) > 0.0;
                 let prev = (*p.prev.add(i)).truncate();
                 let mut delta = (*p.delta.add(i)).truncate();
-                if let Some(held) = self
-                    .held
-                    .as_ref()
-                    .filter(|g| g.particle == i && !g.kinematic)
-                {
-                    let w = *p.inv_mass.add(i);
-                    let target = held.from.lerp(held.to, f);
-                    let (pull, force) = pull(prev + delta, target, w, h, held.max_force);
-                    delta += pull;
-                    *held.force = force;
-                }
                 if let Some(sc) = self.contacts {
                     let k = *sc.entry_of.add(i);
                     if k != u32::MAX {
