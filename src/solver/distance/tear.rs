@@ -169,7 +169,6 @@ impl DistanceConstraints {
             b.tag.reserve(links);
             b.lambda.reserve(links);
             b.impulse.reserve(links);
-            b.impulse.reserve(links);
             b.alpha_t.reserve(links);
             b.inv_denom.reserve(links);
             b.damp.reserve(links);
