@@ -2,7 +2,7 @@
 # Builds catenary for the browser into web/dist/: index.html, catenary.js,
 # catenary.wasm and macroquad's JS loader, taken from the macroquad crate's
 # own sources in the cargo registry (the version in Cargo.lock).
-# Serve it with:  python3 -m http.server -d web/dist
+# Serve it with:  python3 -m http.server --bind 127.0.0.1 -d web/dist
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,4 +24,4 @@ mkdir -p "$dist"
 cp web/index.html web/catenary.js "$dist/"
 cp "$macroquad_dir/js/mq_js_bundle.js" "$dist/"
 cp "$target_dir/wasm32-unknown-unknown/web/catenary.wasm" "$dist/"
-echo "web/dist: $(du -b "$dist/catenary.wasm" | cut -f1) bytes of wasm; serve with: python3 -m http.server -d web/dist"
+echo "web/dist: $(du -b "$dist/catenary.wasm" | cut -f1) bytes of wasm; serve with: python3 -m http.server --bind 127.0.0.1 -d web/dist"

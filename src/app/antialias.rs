@@ -3,7 +3,7 @@
 //! that finds edges by luminance and blends across them (Lottes' FXAA,
 //! the short form that needs five samples and four more along the edge).
 //! One full-screen pass instead of MSAA's four samples per pixel: under
-//! Xvfb/llvmpipe MSAA cost 2.5× the frame time (see the README for this
+//! Xvfb/llvmpipe MSAA cost 2.5× the frame time (see docs/guide.md for this
 //! pass's cost). GLSL 100, so the browser build runs it too.
 
 use macroquad::prelude::*;

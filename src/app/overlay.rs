@@ -283,7 +283,7 @@ impl App {
     }
 }
 
-/// Every control of the window (also in the README).
+/// Every control of the window (also in docs/guide.md).
 pub const CONTROLS: &[(&str, &str)] = &[
     (
         "left-drag a particle",

@@ -1,6 +1,6 @@
 //! The RON scene format (DESIGN.md §3) as serde types.
 //!
-//! Field defaults are the values documented in the README; fields without
+//! Field defaults are the values documented in docs/scene-format.md; fields without
 //! a `default` attribute are required. Unknown fields are errors.
 
 use serde::{Deserialize, Serialize};
