@@ -6,8 +6,8 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
-use catenary::headless::bench_scene;
 use catenary::scene;
+use catenary::scene::bench_cloth;
 use catenary::solver::{World, available_threads};
 
 fn rope(particles: u32) -> World {
@@ -26,7 +26,7 @@ fn frames(c: &mut Criterion) {
     for (kind, make) in [
         (
             "cloth",
-            (|n: u32| bench_scene(n, 20).unwrap().build()) as fn(u32) -> World,
+            (|n: u32| bench_cloth(n, 20).unwrap().build()) as fn(u32) -> World,
         ),
         ("rope", |n: u32| rope(n * n)),
     ] {

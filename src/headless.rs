@@ -256,22 +256,9 @@ pub struct BenchOptions {
     pub threads: usize,
 }
 
-/// The benchmark scene: an N×N vertical cloth, 2 cm spacing, top corners
-/// pinned, structural + shear + bending constraints.
-pub fn bench_scene(size: u32, substeps: u32) -> Result<Scene> {
-    let edge = 0.02 * (size.max(2) - 1) as f32;
-    let text = format!(
-        "Scene(name: \"bench {size}×{size}\", solver: (substeps: {substeps}, iterations: 1),
-           bodies: [Cloth(origin: (0.0, {edge}, 0.0), size: ({edge}, {edge}), resolution: ({size}, {size}),
-                          stretch_compliance: 0.0, shear_compliance: 0.0001, bend_compliance: 0.01,
-                          pins: [(0, 0), (0, -1)])])"
-    );
-    Ok(scene::parse(&text, Path::new("<bench>"))?)
-}
-
 /// `catenary bench`: times the benchmark cloth and prints projections/s last.
 pub fn bench(opts: &BenchOptions) -> Result<()> {
-    let scene = bench_scene(opts.size, opts.substeps)?;
+    let scene = scene::bench_cloth(opts.size, opts.substeps)?;
     let mut world = scene.build();
     world.set_threads(opts.threads);
     world.step(); // warm-up: caches, worker start

@@ -3,7 +3,7 @@
 
 mod common;
 
-use catenary::headless::bench_scene;
+use catenary::scene::bench_cloth;
 use catenary::solver::{LinkKind, Tag, World};
 use common::*;
 
@@ -113,7 +113,7 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
 #[test]
 fn a_cloth_grid_needs_at_most_12_colours() {
     for n in [4, 17, 64] {
-        let w = bench_scene(n, 20).unwrap().build();
+        let w = bench_cloth(n, 20).unwrap().build();
         let colours = w.constraints.colour_count();
         assert!(colours <= 12, "{n}×{n}: {colours} colours");
         assert!(w.constraints.colouring_is_valid(w.particles.len()));

@@ -6,6 +6,7 @@
 //! parser has one, the field and the accepted range.
 
 mod build;
+mod builder;
 mod builtin;
 mod capture;
 mod error;
@@ -16,6 +17,7 @@ mod schema;
 mod solid;
 mod validate;
 
+pub use builder::bench_cloth;
 pub use builtin::{BUILTIN, DEFAULT_SCENE, builtin};
 pub use error::{MAX_REPORTED, SceneError, SceneErrors};
 pub use output::{TempFile, remove_unfinished};
@@ -171,6 +173,7 @@ impl Scene {
 
     /// Every problem of [`Scene::validate`] as (field, message), each
     /// field path starting with `prefix` (a scene inside a recording).
+    #[cfg(feature = "cli")]
     pub(crate) fn problems(&self, prefix: &str) -> Vec<(String, String)> {
         validate::validate(self)
             .into_iter()

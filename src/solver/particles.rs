@@ -21,7 +21,7 @@ pub(crate) mod hold {
 /// - every `Vec` has the same length;
 /// - `inv_mass[i] == 0` exactly when `hold[i] != 0`, otherwise `1 / mass[i]`;
 /// - `mass[i] > 0` except in spare slots (mass 0, held by
-///   [`hold::SPARE`]), and every position is finite.
+///   `hold::SPARE`), and every position is finite.
 #[derive(Clone, Debug, Default)]
 pub struct Particles {
     /// Position x (m).
