@@ -63,6 +63,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Simulate a scene without a window and print a summary.
+    #[command(group(clap::ArgGroup::new("written").multiple(true)))]
     Run {
         /// The scene file.
         scene: PathBuf,
@@ -87,10 +88,15 @@ enum Command {
         #[arg(long, value_parser = |s: &str| parse_in(s, limits::DAMPING))]
         damping: Option<f32>,
         /// Write particle positions as CSV `frame,body,particle,x,y,z`.
-        #[arg(long)]
+        #[arg(long, group = "written")]
         out: Option<PathBuf>,
-        /// With --out: write frames 0, K, 2K, … and the last (default: only the last).
-        #[arg(long, requires = "out", value_parser = clap::value_parser!(u64).range(1..))]
+        /// Write what the window shows for other tools: a folder of OBJ files
+        /// (frame_0001.obj, …), or a glTF binary when PATH ends in .glb.
+        #[arg(long, value_name = "DIR|FILE.glb", group = "written")]
+        export: Option<PathBuf>,
+        /// With --out or --export: write frames 0, K, 2K, … and the last
+        /// (default: only the last).
+        #[arg(long, requires = "written", value_parser = clap::value_parser!(u64).range(1..))]
         every: Option<u64>,
         /// Write the scene with its final `state` to FILE.ron; running that
         /// file continues bit-exactly where this run ended.
@@ -180,6 +186,7 @@ pub fn main() -> ExitCode {
             dt,
             damping,
             out,
+            export,
             every,
             save,
         }) => {
@@ -196,6 +203,7 @@ pub fn main() -> ExitCode {
                 &RunOptions {
                     frames,
                     out,
+                    export,
                     every,
                     save,
                 },

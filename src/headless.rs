@@ -1,6 +1,6 @@
 //! The commands that never open a window: `run` and `check` (and `bench`).
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -57,6 +57,8 @@ pub struct RunOptions {
     pub frames: u64,
     /// CSV output file.
     pub out: Option<PathBuf>,
+    /// OBJ folder or `.glb` file to export to (see [`crate::export`]).
+    pub export: Option<PathBuf>,
     /// Write every K-th frame (and the last); None = only the last.
     pub every: Option<u64>,
     /// Write the scene with its final `state` here (resumes bit-exactly).
@@ -82,6 +84,16 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         Some(out) => Some(CsvWriter::create(out)?),
         None => None,
     };
+    let kinds: Vec<&str> = scene.bodies.iter().map(kind_of).collect();
+    let mut export = match &opts.export {
+        Some(path) => Some(crate::export::Exporter::new(path, kinds)?),
+        None => None,
+    };
+    // A bar while exporting, on a terminal only.
+    let bar = match &export {
+        Some(_) if std::io::stderr().is_terminal() => indicatif::ProgressBar::new(opts.frames),
+        _ => indicatif::ProgressBar::hidden(),
+    };
     let wanted = |frame: u64| match opts.every {
         Some(k) => frame.is_multiple_of(k) || frame == opts.frames,
         None => frame == opts.frames,
@@ -97,9 +109,18 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         if let Some(csv) = csv.as_mut().filter(|_| wanted(frame)) {
             csv.frame(frame, &world)?;
         }
+        if let Some(export) = export.as_mut().filter(|_| wanted(frame)) {
+            export.frame(&world, world.time() as f32)?;
+        }
+        bar.set_position(frame);
     }
+    bar.finish_and_clear();
     if let Some(csv) = csv {
         csv.finish()?;
+    }
+    if let Some(export) = export {
+        let written = export.finish()?;
+        tell(format_args!("exported {written}"));
     }
     if let Some(target) = &opts.save {
         let mut saved = scene.clone();
@@ -134,13 +155,7 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
     say!("{}", final_line(&world))?;
     let pieces = world.pieces();
     for (b, (body, def)) in world.bodies().iter().zip(&scene.bodies).enumerate() {
-        let kind = match def {
-            scene::BodyDef::Rope(_) => "Rope",
-            scene::BodyDef::Cloth(_) => "Cloth",
-            scene::BodyDef::Mesh(_) => "Mesh",
-            scene::BodyDef::Balloon(_) => "Balloon",
-            scene::BodyDef::SoftBox(_) => "SoftBox",
-        };
+        let kind = kind_of(def);
         let volume = world
             .enclosed_volume(b)
             .map(|v| format!(", volume {v:.5} m³"))
@@ -152,6 +167,17 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         )?;
     }
     Ok(())
+}
+
+/// A body kind's name as the scene format writes it.
+fn kind_of(def: &scene::BodyDef) -> &'static str {
+    match def {
+        scene::BodyDef::Rope(_) => "Rope",
+        scene::BodyDef::Cloth(_) => "Cloth",
+        scene::BodyDef::Mesh(_) => "Mesh",
+        scene::BodyDef::Balloon(_) => "Balloon",
+        scene::BodyDef::SoftBox(_) => "SoftBox",
+    }
 }
 
 /// The "final: …" line of `run` and `replay`: strain, tension, energies.

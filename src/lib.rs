@@ -46,6 +46,8 @@ pub mod clock;
 #[cfg(feature = "cli")]
 pub mod compare;
 #[cfg(feature = "cli")]
+pub mod export;
+#[cfg(feature = "cli")]
 pub mod headless;
 #[cfg(feature = "cli")]
 pub mod record;
