@@ -1,6 +1,6 @@
 //! The commands that never open a window: `run` and `check` (and `bench`).
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -84,16 +84,7 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         Some(out) => Some(CsvWriter::create(out)?),
         None => None,
     };
-    let kinds: Vec<&str> = scene.bodies.iter().map(kind_of).collect();
-    let mut export = match &opts.export {
-        Some(path) => Some(crate::export::Exporter::new(path, kinds)?),
-        None => None,
-    };
-    // A bar while exporting, on a terminal only.
-    let bar = match &export {
-        Some(_) if std::io::stderr().is_terminal() => indicatif::ProgressBar::new(opts.frames),
-        _ => indicatif::ProgressBar::hidden(),
-    };
+    let mut export = Export::new(opts, &scene)?;
     let wanted = |frame: u64| match opts.every {
         Some(k) => frame.is_multiple_of(k) || frame == opts.frames,
         None => frame == opts.frames,
@@ -109,19 +100,12 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         if let Some(csv) = csv.as_mut().filter(|_| wanted(frame)) {
             csv.frame(frame, &world)?;
         }
-        if let Some(export) = export.as_mut().filter(|_| wanted(frame)) {
-            export.frame(&world, world.time() as f32)?;
-        }
-        bar.set_position(frame);
+        export.frame(&world, frame, wanted(frame))?;
     }
-    bar.finish_and_clear();
     if let Some(csv) = csv {
         csv.finish()?;
     }
-    if let Some(export) = export {
-        let written = export.finish()?;
-        tell(format_args!("exported {written}"));
-    }
+    export.finish()?;
     if let Some(target) = &opts.save {
         let mut saved = scene.clone();
         saved.capture(&world);
@@ -167,6 +151,65 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
         )?;
     }
     Ok(())
+}
+
+/// `run --export` and its progress bar (the browser build has neither).
+struct Export {
+    #[cfg(not(target_arch = "wasm32"))]
+    to: Option<(crate::export::Exporter, indicatif::ProgressBar)>,
+}
+
+impl Export {
+    fn new(opts: &RunOptions, scene: &Scene) -> Result<Self> {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let kinds = scene.bodies.iter().map(kind_of).collect();
+            let to = match &opts.export {
+                Some(path) => {
+                    // A bar on a terminal only.
+                    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                        indicatif::ProgressBar::new(opts.frames)
+                    } else {
+                        indicatif::ProgressBar::hidden()
+                    };
+                    Some((crate::export::Exporter::new(path, kinds)?, bar))
+                }
+                None => None,
+            };
+            Ok(Self { to })
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = scene;
+            anyhow::ensure!(opts.export.is_none(), "--export: not in the browser build");
+            Ok(Self {})
+        }
+    }
+
+    /// After frame `frame`: exports it when `wanted`, moves the bar.
+    fn frame(&mut self, world: &World, frame: u64, wanted: bool) -> Result<()> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some((export, bar)) = self.to.as_mut() {
+            if wanted {
+                export.frame(world, world.time() as f32)?;
+            }
+            bar.set_position(frame);
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = (world, frame, wanted);
+        Ok(())
+    }
+
+    /// Writes what is left and says what was written.
+    fn finish(self) -> Result<()> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some((export, bar)) = self.to {
+            bar.finish_and_clear();
+            let written = export.finish()?;
+            tell(format_args!("exported {written}"));
+        }
+        Ok(())
+    }
 }
 
 /// A body kind's name as the scene format writes it.

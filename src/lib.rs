@@ -45,7 +45,7 @@ pub mod app;
 pub mod clock;
 #[cfg(feature = "cli")]
 pub mod compare;
-#[cfg(feature = "cli")]
+#[cfg(all(feature = "cli", not(target_arch = "wasm32")))]
 pub mod export;
 #[cfg(feature = "cli")]
 pub mod headless;
