@@ -22,6 +22,7 @@ impl App {
         let _ = writeln!(s, "fps {:.1}", self.drawn_fps);
         let _ = writeln!(s, "antialias {}", self.display.antialias);
         let _ = writeln!(s, "plot_detail {}", self.display.plot_detail);
+        let _ = writeln!(s, "panel_scroll {:.1}", self.panel_scroll);
         if let Some((with, without)) = self.aa_measured {
             let _ = writeln!(s, "antialias_ms {with:.2} {without:.2}");
         }

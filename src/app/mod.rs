@@ -210,6 +210,8 @@ pub struct App {
     /// Simulated over wanted seconds, smoothed over about a second: below 1
     /// the solver cannot keep up with the wall clock.
     realtime: f32,
+    /// How far the side panel is scrolled (points), for `--dump-state`.
+    panel_scroll: f32,
     /// (simulated, wanted) seconds behind `realtime`.
     paced: (f32, f32),
     frames: u64,
@@ -267,6 +269,7 @@ impl App {
             time_scale: 1.0,
             accumulator: 0.0,
             realtime: 1.0,
+            panel_scroll: 0.0,
             paced: (0.0, 0.0),
             frames: 0,
             errors: Vec::new(),
@@ -458,6 +461,12 @@ impl App {
     }
 
     fn ui(&mut self, ctx: &egui::Context) {
+        // A wheel notch reaches egui as 1/90 of a line on the desktop
+        // (egui-macroquad divides X11's ±1 by 90), which at egui's 40
+        // points a line scrolled the panel 0.4 points; this makes a notch
+        // about 40 points. The browser's deltas come larger and are left.
+        #[cfg(not(target_arch = "wasm32"))]
+        ctx.options_mut(|o| o.line_scroll_speed = 40.0 * 90.0);
         self.side_panel(ctx);
         self.plots_panel(ctx);
         self.error_banner(ctx);

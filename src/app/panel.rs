@@ -77,7 +77,7 @@ impl App {
             .max_width(widest)
             .resizable(true)
             .show(ctx, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
+                let scrolled = egui::ScrollArea::vertical().show(ui, |ui| {
                     self.scene_section(ui);
                     ui.separator();
                     self.solver_section(ui);
@@ -97,6 +97,7 @@ impl App {
                     ui.separator();
                     self.bodies_section(ui);
                 });
+                self.panel_scroll = scrolled.state.offset.y;
             });
     }
 
