@@ -309,6 +309,72 @@ fn the_mouse_wheel_scrolls_the_side_panel_down_to_the_bodies() {
     app.wait_for("the panel to scroll back", |s| s.panel_scroll == 0.0);
 }
 
+/// The largest strain of the default scene's sheet's grid links (rigid,
+/// 30 × 24 particles from world index 25, 1.5 m × 1.2 m) in a state dump.
+fn default_sheet_strain(s: &State) -> f32 {
+    let (columns, rows, first) = (30, 24, 25);
+    let at = |r: usize, c: usize| glam::Vec3::from_array(s.particles[first + r * columns + c].0);
+    let (dx, dz) = (1.5 / 29.0, 1.2 / 23.0);
+    let mut most = 0f32;
+    for r in 0..rows {
+        for c in 0..columns {
+            if c + 1 < columns {
+                most = most.max(at(r, c).distance(at(r, c + 1)) / dx - 1.0);
+            }
+            if r + 1 < rows {
+                most = most.max(at(r, c).distance(at(r + 1, c)) / dz - 1.0);
+            }
+        }
+    }
+    most
+}
+
+#[test]
+fn dragging_the_default_sheet_lags_the_cursor_instead_of_stretching_it() {
+    // The mouse goes down where the free corner is drawn (the hand takes
+    // the sheet particle it meets there) and drags 290 px down and right.
+    // The window's hand is 38 N, 5 × the weight of what can move: without
+    // the rigid-link limit of its pull the sheet stretched 127 % here.
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-sheet-drag");
+    let app = App::start(&x, &dir, &[]);
+    let s = app.wait_for("the sheet to settle", |s| {
+        s.time > 5.0 && s.particles.len() == 745
+    });
+    let hanging = default_sheet_strain(&s);
+    let corner = 25 + 23 * 30 + 29;
+    let [sx, sy] = s.particles[corner].1;
+    x.xdotool(&["mousemove", &format!("{sx:.0}"), &format!("{sy:.0}")]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["mousedown", "1"]);
+    for k in 1..=10 {
+        sleep(Duration::from_millis(60));
+        let (px, py) = (sx + 25.0 * k as f32, sy + 15.0 * k as f32);
+        x.xdotool(&["mousemove", &format!("{px:.0}"), &format!("{py:.0}")]);
+    }
+    let start = app.state().unwrap().time;
+    let held = app.wait_for("a second of holding", |s| s.time > start + 1.0);
+    x.xdotool(&["mouseup", "1"]);
+    let pulled = default_sheet_strain(&held);
+    println!(
+        "sheet: {:.2}% hanging, {:.2}% held by particle {:?} with {:?} N",
+        100.0 * hanging,
+        100.0 * pulled,
+        held.held,
+        held.hand_force
+    );
+    assert!(
+        held.held.is_some_and(|i| (25..745).contains(&i)),
+        "the hand took hold of the sheet"
+    );
+    assert!(held.hand_force.is_some_and(|f| f > 0.0), "and pulls it");
+    assert!(
+        pulled <= hanging + 0.05,
+        "{pulled} held against {hanging} hanging"
+    );
+}
+
 /// A rope hanging straight down at rest from a pin: it stays still until touched.
 const STILL_ROPE: &str = "Scene(name: \"still rope\", solver: (air_drag: 0.5),
     bodies: [Rope(start: (0.0, 2.0, 0.0), end: (0.0, 1.0, 0.0), segments: 10, compliance: 0.0, pins: [0])],
