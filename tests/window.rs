@@ -201,6 +201,8 @@ struct State {
     realtime: f32,
     /// The hand's force while it pulls a particle (N).
     hand_force: Option<f32>,
+    /// The hand's strength (N; inf = kinematic).
+    hand_max: f32,
     /// The particle the hand holds.
     held: Option<usize>,
     /// The start-up hint is shown.
@@ -229,6 +231,7 @@ impl State {
             paused: false,
             realtime: 1.0,
             hand_force: None,
+            hand_max: 0.0,
             held: None,
             hint: false,
             fps: 0.0,
@@ -249,6 +252,7 @@ impl State {
                 "paused" => s.paused = rest == "true",
                 "realtime" => s.realtime = rest.parse().ok()?,
                 "hint" => s.hint = rest == "true",
+                "hand_max" => s.hand_max = rest.parse().ok()?,
                 "fps" => s.fps = rest.parse().ok()?,
                 "antialias" => s.antialias = rest == "true",
                 "plot_detail" => s.plot_detail = rest == "true",
@@ -738,6 +742,33 @@ fn a_broken_edit_shows_the_error_and_fixing_it_reloads() {
         invalid.errors
     );
     assert!(app.running());
+}
+
+#[test]
+fn a_reload_that_makes_the_rope_heavier_makes_the_hand_stronger() {
+    // The hand is 5 × the weight of what can move, from the scene: a hot
+    // reload that doubles the mass doubles it (it kept the old hand).
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-reload-hand");
+    let scene = dir.join("rope.ron");
+    std::fs::write(&scene, STILL_ROPE).unwrap();
+    let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
+    let before = app
+        .wait_for("the rope", |s| s.particles.len() == 11)
+        .hand_max;
+    std::fs::write(
+        &scene,
+        STILL_ROPE.replace("segments: 10,", "segments: 10, mass: 2.0,"),
+    )
+    .unwrap();
+    let after = app
+        .wait_for("the reload", |s| s.hand_max > before * 1.5)
+        .hand_max;
+    println!("hand {before} N, then {after} N after the mass doubled");
+    // 10 of the 11 particles of 1 kg, then 2 kg, can move: 5 × m·g.
+    assert!((before - 5.0 * 9.81 * 10.0 / 11.0).abs() < 1e-3, "{before}");
+    assert!((after - 2.0 * before).abs() < 1e-3, "{after}");
 }
 
 #[test]

@@ -212,6 +212,9 @@ pub struct App {
     realtime: f32,
     /// How far the side panel is scrolled (points), for `--dump-state`.
     panel_scroll: f32,
+    /// The user set the hand's strength in the panel: a reload keeps it;
+    /// otherwise the hand follows the scene's masses.
+    hand_chosen: bool,
     /// (simulated, wanted) seconds behind `realtime`.
     paced: (f32, f32),
     frames: u64,
@@ -270,6 +273,7 @@ impl App {
             accumulator: 0.0,
             realtime: 1.0,
             panel_scroll: 0.0,
+            hand_chosen: false,
             paced: (0.0, 0.0),
             frames: 0,
             errors: Vec::new(),

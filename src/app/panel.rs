@@ -399,6 +399,7 @@ impl App {
             hand.max_force = if kinematic { f32::INFINITY } else { force };
             // A grab in progress keeps its mode; the next one uses this.
             self.world.set_hand(hand);
+            self.hand_chosen = true;
         }
     }
 }

@@ -59,7 +59,11 @@ impl App {
                     let file_before = Settings::from(&self.scene.solver);
                     world.settings =
                         reload::keep_panel_edits(file_before, self.world.settings, world.settings);
-                    world.set_hand(self.world.hand());
+                    if self.hand_chosen {
+                        world.set_hand(self.world.hand());
+                    }
+                } else {
+                    self.hand_chosen = false;
                 }
                 self.world = world;
                 self.status = format!("loaded {}", self.source_name());
