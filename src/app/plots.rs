@@ -39,6 +39,26 @@ fn fixed_plot(id: &str, detail: bool) -> Plot<'static> {
         .allow_boxed_zoom(false)
 }
 
+/// The smallest span of max strain a plot shows (percentage points): a
+/// settled rope's 0.0004 % of noise, autoscaled, filled the plot with
+/// wild oscillation.
+const STRAIN_SPAN: f64 = 0.1;
+
+/// The smallest span of energy a plot shows: 2 % of the largest value, at
+/// least 10 mJ.
+fn energy_span(largest: f64) -> f64 {
+    (0.02 * largest.abs()).max(0.01)
+}
+
+/// `lo ..= hi` widened about its middle to at least `span`.
+fn at_least(lo: f64, hi: f64, span: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite()) || hi - lo >= span {
+        return (lo, hi);
+    }
+    let mid = 0.5 * (lo + hi);
+    (mid - 0.5 * span, mid + 0.5 * span)
+}
+
 /// One sample: time (s), then per lane max strain (%), mechanical energy
 /// and mechanical energy plus what drag and damping took out (J).
 type Sample = (f64, [f64; 2], [f64; 2], [f64; 2]);
@@ -185,8 +205,17 @@ impl History {
         };
         let low_strain = bottom(|s, k| s.1[k]);
         let low_energy = bottom(|s, k| s.2[k].min(s.3[k]));
+        let high_strain = -bottom(|s, k| -s.1[k]);
+        let high_energy = -bottom(|s, k| -s.2[k].max(s.3[k]));
+        let (strain_lo, strain_hi) = at_least(low_strain, high_strain, STRAIN_SPAN);
+        let (energy_lo, energy_hi) = at_least(
+            low_energy,
+            high_energy,
+            energy_span(high_energy.max(-low_energy)),
+        );
         ui.columns(2, |cols| {
-            plot("strain").show(&mut cols[0], |p| {
+            let strain = plot("strain").include_y(strain_lo).include_y(strain_hi);
+            strain.show(&mut cols[0], |p| {
                 marks(p, low_strain);
                 for lane in 0..self.lanes.len() {
                     let line = Line::new(name(lane, "max strain %"), series(lane, |s| s.1));
@@ -194,7 +223,8 @@ impl History {
                 }
             });
             if two {
-                plot("energy").show(&mut cols[1], |p| {
+                let energy = plot("energy").include_y(energy_lo).include_y(energy_hi);
+                energy.show(&mut cols[1], |p| {
                     marks(p, low_energy);
                     for lane in 0..self.lanes.len() {
                         let held = Line::new(name(lane, "energy J held"), series(lane, |s| s.2));
@@ -351,6 +381,28 @@ pub fn tension_along(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn noise_is_plotted_in_a_span_of_at_least_its_quantitys_minimum() {
+        // 0.0004 % of noise about 1.2 % shows as its middle ± 0.05 %,
+        // 1.1502–1.2502 %, not full height.
+        let (lo, hi) = at_least(1.2, 1.2004, STRAIN_SPAN);
+        assert!(
+            (lo - 1.1502).abs() < 1e-9 && (hi - 1.2502).abs() < 1e-9,
+            "{lo} {hi}"
+        );
+        // A real swing keeps its own bounds.
+        assert_eq!(at_least(0.5, 3.0, STRAIN_SPAN), (0.5, 3.0));
+        // Energy: 2 % of the largest value, at least 10 mJ.
+        assert!((energy_span(4.5) - 0.09).abs() < 1e-12);
+        assert_eq!(energy_span(0.1), 0.01);
+        // No samples yet: nothing to widen.
+        assert!(
+            at_least(f64::INFINITY, f64::NEG_INFINITY, 1.0)
+                .0
+                .is_infinite()
+        );
+    }
 
     #[test]
     fn a_plotted_line_has_at_most_plotted_points_and_keeps_every_spike() {
