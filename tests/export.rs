@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::TempDir;
+use common::{TempDir, catenary_ok};
 
 /// (frame, body) → positions, in particle order, from `run --out`.
 type Frames = BTreeMap<(u64, usize), Vec<[f32; 3]>>;
@@ -24,19 +24,16 @@ fn scene(name: &str) -> std::path::PathBuf {
 /// and returns the CSV's frames.
 fn run_with_export(scene: &Path, dir: &Path, target: &Path) -> Frames {
     let csv = dir.join("positions.csv");
-    let out = Command::new(env!("CARGO_BIN_EXE_catenary"))
-        .args(["run", "--frames", "30", "--every", "10", "--out"])
-        .arg(&csv)
-        .arg("--export")
-        .arg(target)
-        .arg(scene)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut args: Vec<std::ffi::OsString> = ["run", "--frames", "30", "--every", "10", "--out"]
+        .map(Into::into)
+        .into();
+    args.extend([
+        csv.clone().into(),
+        "--export".into(),
+        target.into(),
+        scene.into(),
+    ]);
+    catenary_ok(&args);
     let mut frames = Frames::new();
     for line in std::fs::read_to_string(&csv).unwrap().lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();

@@ -131,17 +131,7 @@ fn a_recorded_drag_of_the_default_sheet_replays_headless_without_stretching_it()
     let dir = TempDir::new("hand-replay");
     let file = dir.join("drag.ron");
     std::fs::write(&file, record::to_text(rec.recording())).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_catenary"))
-        .arg("replay")
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = catenary_ok(&[std::ffi::OsStr::new("replay"), file.as_os_str()]);
     let strain: f32 = (text.lines())
         .find_map(|l| l.strip_prefix("final: max strain "))
         .and_then(|rest| rest.split('%').next())

@@ -3,7 +3,7 @@
 use macroquad::prelude::*;
 
 use super::camera::OrbitCamera;
-use crate::solver::{Hand, LinkView, Shape, World};
+use crate::solver::{LinkView, Shape, World};
 
 /// Pick radius around the cursor (pixels).
 const PICK_RADIUS: f32 = 14.0;
@@ -228,9 +228,4 @@ impl Mouse {
         self.end_drag();
         self.hovered = None;
     }
-}
-
-/// The window's hand: [`Hand::suited_to`] the scene's masses.
-pub fn default_hand(world: &World) -> Hand {
-    Hand::suited_to(world)
 }

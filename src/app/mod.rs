@@ -512,6 +512,6 @@ fn solver_world(scene: &Scene) -> World {
 /// hand as strong as its masses call for.
 fn solver_world_from(mut world: World) -> World {
     world.use_suitable_threads();
-    world.set_hand(interact::default_hand(&world));
+    world.set_hand(crate::solver::Hand::suited_to(&world));
     world
 }

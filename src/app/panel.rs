@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use egui_macroquad::egui::{self, RichText};
 
-use super::{App, interact, platform};
+use super::{App, platform};
 use crate::scene;
 use crate::solver::{Method, limits};
 
@@ -369,7 +369,7 @@ impl App {
         let mut hand = self.world.hand();
         let mut kinematic = hand.is_kinematic();
         let mut force = if kinematic {
-            interact::default_hand(&self.world).max_force
+            crate::solver::Hand::suited_to(&self.world).max_force
         } else {
             hand.max_force
         };

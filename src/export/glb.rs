@@ -228,15 +228,10 @@ impl Builder {
     }
 }
 
-/// Little-endian bytes of the f32s of `values` (arrays or plain).
+/// Little-endian bytes of the f32s of `values` (arrays of them).
 fn floats<T: AsRef<[f32]>>(values: &[T]) -> Vec<u8> {
     (values.iter())
-        .flat_map(|v| {
-            v.as_ref()
-                .iter()
-                .flat_map(|x| x.to_le_bytes())
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|v| v.as_ref().iter().flat_map(|x| x.to_le_bytes()))
         .collect()
 }
 

@@ -116,3 +116,18 @@ pub fn position_hash(w: &World) -> u64 {
     }
     hash
 }
+
+/// Runs the `catenary` binary with `args` and returns what it printed;
+/// panics with its standard error unless it succeeds. (Tests that run
+/// the binary need the `cli` feature, which builds it.)
+#[cfg(feature = "cli")]
+pub fn catenary_ok<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
+    let bin = env!("CARGO_BIN_EXE_catenary");
+    let out = std::process::Command::new(bin).args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
