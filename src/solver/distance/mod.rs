@@ -9,7 +9,7 @@
 
 use glam::Vec3;
 
-use super::exec::RawBatch;
+use super::exec::{RawBatch, Shared};
 
 mod tear;
 
@@ -308,16 +308,16 @@ impl DistanceConstraints {
         out.clear();
         for (colour, b) in self.batches.iter_mut().enumerate() {
             out.push(RawBatch {
-                a: b.a.as_ptr(),
-                b: b.b.as_ptr(),
-                rest: b.rest.as_ptr(),
-                compliance: b.compliance.as_ptr(),
-                lambda: b.lambda.as_mut_ptr(),
-                impulse: b.impulse.as_mut_ptr(),
-                alpha_t: b.alpha_t.as_mut_ptr(),
-                inv_denom: b.inv_denom.as_mut_ptr(),
-                damp: b.damp.as_mut_ptr(),
                 len: b.len(),
+                a: Shared::new(&mut b.a),
+                b: Shared::new(&mut b.b),
+                rest: Shared::new(&mut b.rest),
+                compliance: Shared::new(&mut b.compliance),
+                lambda: Shared::new(&mut b.lambda),
+                impulse: Shared::new(&mut b.impulse),
+                alpha_t: Shared::new(&mut b.alpha_t),
+                inv_denom: Shared::new(&mut b.inv_denom),
+                damp: Shared::new(&mut b.damp),
                 sequential: colour == OVERFLOW,
                 slack: b.tension_only > 0,
                 tally: self.can_tear,

@@ -1,0 +1,77 @@
+//! A closed surface's gas (`solver::volume`) in the step: one global
+//! volume constraint per balloon, solved by thread 0 alone while the
+//! others wait.
+
+use std::ops::Range;
+
+use super::kinds::{Ctx, Pass};
+use super::pool::Team;
+use super::shared::Shared;
+use super::step::kinetic_drop;
+use crate::solver::particles::losses;
+use crate::solver::volume::Enclosed;
+
+/// Every closed surface's gas, in order.
+pub(crate) struct Gas(pub Shared<Enclosed>);
+
+impl Pass for Gas {
+    fn active(&self) -> bool {
+        self.0.len() > 0
+    }
+
+    unsafe fn project(&self, ctx: &Ctx, team: &Team, _mine: Range<usize>, first: bool) {
+        if team.index != 0 {
+            return;
+        }
+        let (p, h) = (ctx.p, ctx.h);
+        for g in 0..self.0.len() {
+            // SAFETY: this thread alone reads and writes particles and
+            // volumes until the barrier after the call.
+            unsafe {
+                let gas = self.0.at(g);
+                let alpha_t = if ctx.xpbd {
+                    gas.compliance / (h * h)
+                } else {
+                    0.0
+                };
+                gas.project(
+                    (
+                        |i| (p.prev.get(i) + p.delta.get(i)).truncate(),
+                        |i| p.prev.get(i).truncate(),
+                    ),
+                    |i| p.inv_mass.get(i),
+                    |i, m| *p.delta.at(i) += m.extend(0.0),
+                    (alpha_t, ctx.k, first),
+                );
+            }
+        }
+    }
+
+    fn damps(&self) -> bool {
+        true
+    }
+
+    unsafe fn damp(&self, ctx: &Ctx, team: &Team, _mine: Range<usize>) {
+        if team.index != 0 {
+            return;
+        }
+        let p = ctx.p;
+        for g in 0..self.0.len() {
+            // SAFETY: this thread alone reads and writes particles and
+            // volumes until the barrier after the call.
+            unsafe {
+                self.0.at(g).damp(
+                    |i| p.pos.get(i),
+                    |i| p.vel.get(i),
+                    |i| p.inv_mass.get(i),
+                    |i, dv| {
+                        let (w, before) = (p.inv_mass.get(i), p.vel.get(i));
+                        p.vel.set(i, before + dv);
+                        p.lost.at(i)[losses::DAMPING] += kinetic_drop(w, before, before + dv);
+                    },
+                    ctx.damping * ctx.h,
+                );
+            }
+        }
+    }
+}

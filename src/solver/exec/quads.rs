@@ -1,0 +1,116 @@
+//! The four-particle kind — dihedral bending, tetrahedron volume and the
+//! neo-Hookean pair — in the step: views of a colour's quads and their
+//! verbs. The store and the physics are `solver::quads`.
+
+use std::ops::Range;
+
+use super::kinds::{Coloured, Ctx};
+use super::shared::Shared;
+use super::step::kinetic_drop;
+use crate::solver::particles::losses;
+use crate::solver::quads::{QuadKind, Quads, damp, project};
+
+/// One colour of four-particle constraints; their particles are disjoint,
+/// λ is written by the thread owning the constraint. Every column has
+/// `len` entries.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawQuads {
+    pub idx: Shared<[u32; 4]>,
+    pub kind: Shared<QuadKind>,
+    pub rest: Shared<f32>,
+    pub size: Shared<f32>,
+    pub shape: Shared<[f32; 9]>,
+    pub compliance: Shared<f32>,
+    pub lambda: Shared<f32>,
+    pub len: usize,
+}
+
+impl RawQuads {
+    /// Views of every colour of `quads`, into `out` (reused).
+    pub fn of(quads: &mut Quads, out: &mut Vec<RawQuads>) {
+        out.clear();
+        for c in 0..quads.idx.len() {
+            out.push(RawQuads {
+                len: quads.idx[c].len(),
+                idx: Shared::new(&mut quads.idx[c]),
+                kind: Shared::new(&mut quads.kind[c]),
+                rest: Shared::new(&mut quads.rest[c]),
+                size: Shared::new(&mut quads.size[c]),
+                shape: Shared::new(&mut quads.shape[c]),
+                compliance: Shared::new(&mut quads.compliance[c]),
+                lambda: Shared::new(&mut quads.lambda[c]),
+            });
+        }
+    }
+}
+
+/// Every colour's quads: the kind's verbs for the step.
+pub(crate) struct QuadColours<'a>(pub &'a [RawQuads]);
+
+impl Coloured for QuadColours<'_> {
+    fn colours(&self) -> usize {
+        self.0.len()
+    }
+
+    fn len(&self, colour: usize) -> usize {
+        self.0.get(colour).map_or(0, |d| d.len)
+    }
+
+    /// Projects quads `range` of the colour (λ reset first on the
+    /// substep's first pass).
+    #[inline(never)]
+    unsafe fn project(&self, colour: usize, range: Range<usize>, ctx: &Ctx, first: bool) {
+        let (p, d, h) = (ctx.p, &self.0[colour], ctx.h);
+        for c in range {
+            // SAFETY: constraint `c` and its four particles are this thread's.
+            unsafe {
+                let lambda = d.lambda.at(c);
+                if first {
+                    *lambda = 0.0;
+                }
+                let idx = d.idx.get(c).map(|i| i as usize);
+                let x = idx.map(|i| (p.prev.get(i) + p.delta.get(i)).truncate());
+                let w = idx.map(|i| p.inv_mass.get(i));
+                let alpha_t = if ctx.xpbd {
+                    d.compliance.get(c) / (h * h)
+                } else {
+                    0.0
+                };
+                let kind = d.kind.get(c);
+                let value = kind.rest_in(ctx.xpbd, d.rest.get(c));
+                let rest = (value, d.size.get(c), d.shape.get_ref(c));
+                if let Some(moves) = project(kind, x, w, rest, alpha_t, ctx.k, lambda) {
+                    for (i, m) in idx.into_iter().zip(moves) {
+                        *p.delta.at(i) += m.extend(0.0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The dashpot along quads `range` of the colour.
+    unsafe fn damp(&self, colour: usize, range: Range<usize>, ctx: &Ctx) {
+        let (p, d) = (ctx.p, &self.0[colour]);
+        let beta_h = ctx.damping * ctx.h;
+        for c in range {
+            // SAFETY: constraint `c` and its four particles are this thread's.
+            unsafe {
+                let idx = d.idx.get(c).map(|i| i as usize);
+                let x = idx.map(|i| p.pos.get(i));
+                let v = idx.map(|i| p.vel.get(i));
+                let w = idx.map(|i| p.inv_mass.get(i));
+                let rest = (d.rest.get(c), d.size.get(c), d.shape.get_ref(c));
+                let Some(dv) = damp(d.kind.get(c), x, v, w, rest, beta_h) else {
+                    continue;
+                };
+                for k in 0..4 {
+                    if w[k] > 0.0 {
+                        let after = v[k] + dv[k];
+                        p.vel.set(idx[k], after);
+                        p.lost.at(idx[k])[losses::DAMPING] += kinetic_drop(w[k], v[k], after);
+                    }
+                }
+            }
+        }
+    }
+}
