@@ -31,7 +31,7 @@ fn main() -> Result<(), scene::SceneErrors> {
         for frame in 0..600 {
             world.step();
             if frame >= 540 {
-                mean += world.particles.pos[20].y / 60.0; // the last second
+                mean += world.particles.pos()[20].y / 60.0; // the last second
             }
         }
         println!(

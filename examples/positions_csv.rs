@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     writeln!(file, "frame,particle,x,y,z")?;
     for frame in 0..=120 {
         if frame % 10 == 0 {
-            for (i, p) in world.particles.pos.iter().enumerate() {
+            for (i, p) in world.particles.pos().iter().enumerate() {
                 writeln!(file, "{frame},{i},{},{},{}", p.x, p.y, p.z)?;
             }
         }

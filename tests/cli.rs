@@ -289,7 +289,7 @@ fn save_then_load_gives_the_same_world() {
         let reloaded = scene::load(&out).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(reloaded, scene, "{}", path.display());
         let rebuilt = reloaded.build();
-        assert_eq!(rebuilt.particles.pos, world.particles.pos);
+        assert_eq!(rebuilt.particles.pos(), world.particles.pos());
         assert_eq!(
             rebuilt.particles.inv_mass(),
             world.particles.inv_mass(),
@@ -504,7 +504,7 @@ fn a_saved_state_resumes_bit_exactly_with_tearing_drivers_and_a_run_time_pin() {
             }
             let bits = |w: &catenary::solver::World| {
                 w.particles
-                    .pos
+                    .pos()
                     .iter()
                     .flat_map(|p| p.to_array().map(f32::to_bits))
                     .collect::<Vec<_>>()

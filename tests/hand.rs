@@ -15,7 +15,7 @@ const ADDED: f32 = 0.05;
 
 /// Strain of every rigid link (compliance 0), in the world's link order.
 fn rigid_strains(w: &World) -> Vec<f32> {
-    let pos = &w.particles.pos;
+    let pos = w.particles.pos();
     (w.constraints.iter())
         .filter(|l| l.compliance == 0.0)
         .map(|l| l.strain(pos))
@@ -42,8 +42,8 @@ fn added_stretch(scene: &str, pick: usize) -> f32 {
         .find(|b| b.range().contains(&pick))
         .unwrap();
     let range = body.range();
-    let centre = range.clone().map(|i| w.particles.pos[i]).sum::<Vec3>() / range.len() as f32;
-    let from = w.particles.pos[pick];
+    let centre = range.clone().map(|i| w.particles.pos()[i]).sum::<Vec3>() / range.len() as f32;
+    let from = w.particles.pos()[pick];
     let away = (from - centre).try_normalize().unwrap_or(Vec3::Z);
     w.grab(pick);
     let links = rigid_strains(&w).len();
@@ -118,7 +118,7 @@ fn a_recorded_drag_of_the_default_sheet_replays_headless_without_stretching_it()
     for frame in 0..150 {
         match frame {
             60 => {
-                from = w.particles.pos[corner];
+                from = w.particles.pos()[corner];
                 w.grab(corner);
             }
             61..=90 => w.drag_to(from + Vec3::new(0.8, -0.6, 0.6) * ((frame - 60) as f32 / 30.0)),

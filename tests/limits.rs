@@ -236,7 +236,7 @@ fn assert_finite_for(mut w: World, frames: usize, what: &str) {
     for frame in 0..frames {
         w.step();
         let p = &w.particles;
-        let bad = (0..p.len()).find(|&i| !p.pos[i].is_finite() || !p.vel[i].is_finite());
+        let bad = (0..p.len()).find(|&i| !p.pos()[i].is_finite() || !p.vel()[i].is_finite());
         assert!(
             bad.is_none(),
             "{what}: particle {bad:?} not finite after frame {frame}"

@@ -93,11 +93,11 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
             let many = run(w.clone(), threads, 90);
             assert_eq!(many.threads(), threads);
             assert!(
-                one.particles.pos == many.particles.pos,
+                one.particles.pos() == many.particles.pos(),
                 "{name}: {threads} threads differ from 1"
             );
             assert!(
-                one.particles.vel == many.particles.vel,
+                one.particles.vel() == many.particles.vel(),
                 "{name}: velocities differ"
             );
             assert_eq!(
@@ -138,7 +138,7 @@ fn colourings_stay_valid_through_tearing_pins_and_new_constraints() {
                     body: 0,
                     kind: LinkKind::Bend,
                 };
-                w.constraints.add(i, i + 80, 0.1, 0.01, f32::INFINITY, tag);
+                w.add_link((i, i + 80), 0.1, 0.01, f32::INFINITY, tag);
             }
         }
         assert!(
@@ -210,7 +210,7 @@ fn a_free_hub_on_more_links_than_colours_sags_as_the_analytic_spring_network() {
     // Each link's vertical stiffness is (H/L₀)²/α, so the sag is m·g·α·L₀²/(N·H²).
     let expected = m * g * alpha * l0 * l0 / (n as f32 * h * h);
     let w = run(free_hub(n, alpha), 1, 600);
-    let hub = w.particles.pos[0];
+    let hub = w.particles.pos()[0];
     println!(
         "sag {:.4} mm (analytic {:.4} mm), sideways {:.2e} mm",
         -hub.y * 1e3,
@@ -225,7 +225,7 @@ fn a_free_hub_on_more_links_than_colours_sags_as_the_analytic_spring_network() {
     let mut lanes_off = free_hub(n, alpha);
     lanes_off.set_simd(false);
     let scalar = run(lanes_off, 2, 600);
-    assert!(scalar.particles.pos == w.particles.pos);
+    assert!(scalar.particles.pos() == w.particles.pos());
 }
 
 /// The positions after 300 frames, hashed, must match these constants on

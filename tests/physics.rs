@@ -26,7 +26,7 @@ fn static_elongation_is_alpha_m_g_at_any_substep_count() {
         for _ in 0..600 {
             w.step();
         }
-        let p = &w.particles.pos;
+        let p = w.particles.pos();
         let elongation = p[0].distance(p[1]) - 1.0;
         println!("substeps {substeps}: elongation {elongation:e} m, expected {expected:e} m");
         // 0.5% of 0.981 mm is 4.9 µm, 40× the f32 spacing at 1 m (0.12 µm):
@@ -52,7 +52,7 @@ fn hanging_chain(method: &str, substeps: u32, compliance: f32) -> World {
 }
 
 fn chain_elongation(w: &World) -> f32 {
-    let p = &w.particles.pos;
+    let p = w.particles.pos();
     p.windows(2).map(|s| s[0].distance(s[1])).sum::<f32>() - 2.0
 }
 
@@ -96,7 +96,7 @@ fn spring_period(substeps: u32, iterations: u32, dt: f32) -> f64 {
     let stretch: Vec<f32> = (0..(2.0 / dt) as usize)
         .map(|_| {
             w.step();
-            w.particles.pos[1].x - 1.0
+            w.particles.pos()[1].x - 1.0
         })
         .collect();
     mean_period(&upward_crossings(&stretch, dt as f64))
@@ -128,7 +128,7 @@ fn slack_chain_settles_onto_the_catenary() {
     for _ in 0..900 {
         w.step();
     }
-    let p = &w.particles.pos;
+    let p = w.particles.pos();
     let curve = Catenary::through(p[0], p[p.len() - 1], 3.0).unwrap();
     let a = curve.a;
     let worst = p
@@ -147,11 +147,11 @@ fn small_angle_pendulum_keeps_its_period_and_amplitude() {
     let mut w = scene_world("pendulum.ron");
     let dt = w.settings.dt as f64;
     let theta0 = 10f64.to_radians();
-    let x0 = w.particles.pos[1].x;
+    let x0 = w.particles.pos()[1].x;
     let xs: Vec<f32> = (0..600)
         .map(|_| {
             w.step();
-            w.particles.pos[1].x
+            w.particles.pos()[1].x
         })
         .collect();
     let period = mean_period(&upward_crossings(&xs, dt));
@@ -207,7 +207,7 @@ fn constraint_damping_is_independent_of_the_substep_count() {
     // from its h → 0 limit by the factor 1/(1 + β(w_a+w_b)h): 0.4% here.
     assert!((r20 / r30 - 1.0).abs() < 0.05, "{r20} vs {r30}");
     let gap = (0..w20.particles.len())
-        .map(|i| w20.particles.pos[i].distance(w30.particles.pos[i]))
+        .map(|i| w20.particles.pos()[i].distance(w30.particles.pos()[i]))
         .fold(0f32, f32::max);
     println!("settled shapes differ by at most {:.2} mm", gap * 1e3);
     // 1 mm on a 1.8 m chain: the dashpot never moves a position, so only
@@ -264,7 +264,7 @@ fn constraint_damping_only_takes_energy_out_and_never_moves_the_rest_shape() {
     };
     let (free, damped) = (settle(0.0), settle(50.0));
     let gap = (0..free.particles.len())
-        .map(|i| free.particles.pos[i].distance(damped.particles.pos[i]))
+        .map(|i| free.particles.pos()[i].distance(damped.particles.pos()[i]))
         .fold(0f32, f32::max);
     println!(
         "rest shapes with β = 0 and 50 kg/s differ by {:.4} mm",
@@ -343,12 +343,12 @@ fn a_driven_particle_follows_its_sine_exactly_and_a_held_one_its_target() {
                 * (d.amplitude * (std::f64::consts::TAU * d.frequency as f64 * t).sin() as f32);
         // f32 time products: 1e-6 m on a 1 cm amplitude.
         assert!(
-            w.particles.pos[d.particle].distance(expected) < 1e-6,
+            w.particles.pos()[d.particle].distance(expected) < 1e-6,
             "frame {frame}"
         );
     }
     // The standing wave builds up: the middle of the string moves.
-    assert!(w.particles.pos[30].y != 1.5);
+    assert!(w.particles.pos()[30].y != 1.5);
 
     let mut w = scene_world("hanging_chain.ron");
     w.grab(12);
@@ -357,9 +357,9 @@ fn a_driven_particle_follows_its_sine_exactly_and_a_held_one_its_target() {
     w.step();
     assert_eq!(w.grabbed(), Some(12));
     assert!(
-        w.particles.pos[12].distance(target) < 1e-6,
+        w.particles.pos()[12].distance(target) < 1e-6,
         "{}",
-        w.particles.pos[12]
+        w.particles.pos()[12]
     );
     // Released with a velocity, it flies further than released at rest.
     let mut thrown = w.clone();
@@ -368,7 +368,7 @@ fn a_driven_particle_follows_its_sine_exactly_and_a_held_one_its_target() {
     assert_eq!(thrown.grabbed(), None);
     thrown.step();
     w.step();
-    assert!(thrown.particles.pos[12].x > w.particles.pos[12].x + 0.01);
+    assert!(thrown.particles.pos()[12].x > w.particles.pos()[12].x + 0.01);
 }
 
 #[test]
@@ -378,12 +378,12 @@ fn pinned_particles_never_move() {
     let pinned: Vec<usize> = (0..w.particles.len())
         .filter(|&i| w.particles.is_pinned(i))
         .collect();
-    let before: Vec<_> = pinned.iter().map(|&i| w.particles.pos[i]).collect();
+    let before: Vec<_> = pinned.iter().map(|&i| w.particles.pos()[i]).collect();
     for _ in 0..120 {
         w.step();
     }
     for (k, &i) in pinned.iter().enumerate() {
-        assert_eq!(w.particles.pos[i], before[k], "pinned particle {i} moved");
+        assert_eq!(w.particles.pos()[i], before[k], "pinned particle {i} moved");
     }
 }
 
@@ -408,7 +408,7 @@ fn cloth_dropped_off_centre_stays_on_a_sphere_with_friction() {
             w.step();
         }
         assert_sane(&w, 10.0);
-        let centre = w.particles.pos[14 * 28 + 14];
+        let centre = w.particles.pos()[14 * 28 + 14];
         println!("friction {friction}: cloth centre at {centre}");
         // Touching the sphere (radius 0.5 + particle 0.015, 2 cm slack).
         centre.distance(glam::Vec3::new(0.0, 0.6, 0.0)) < 0.535
@@ -444,7 +444,7 @@ fn violent_drivers_and_extreme_parameters_stay_finite() {
         let mut w = world(ron);
         for frame in 0..300 {
             w.step();
-            if w.particles.pos.iter().any(|p| !p.is_finite()) {
+            if w.particles.pos().iter().any(|p| !p.is_finite()) {
                 panic!("non-finite after frame {frame} in {ron}");
             }
         }
@@ -468,7 +468,7 @@ fn pbd_and_xpbd_share_the_step_skeleton() {
         b.step();
     }
     assert_eq!(a.settings.method, Method::Xpbd);
-    assert_eq!(a.particles.pos, b.particles.pos);
+    assert_eq!(a.particles.pos(), b.particles.pos());
 }
 
 /// Smallest distance between particles that are not neighbours at rest
@@ -479,7 +479,7 @@ fn closest_non_neighbours(
     rest_apart: impl Fn(usize, usize) -> bool,
     contact: f32,
 ) -> f32 {
-    let p = &w.particles.pos;
+    let p = w.particles.pos();
     let mut closest = f32::INFINITY;
     for i in 0..p.len() {
         for j in i + 1..p.len() {
@@ -564,7 +564,7 @@ fn a_taut_string_resonates_at_its_fundamental_frequency() {
         for frame in 0..1200 {
             w.step();
             if frame >= 800 {
-                peak = peak.max((w.particles.pos[30].y - 1.5).abs());
+                peak = peak.max((w.particles.pos()[30].y - 1.5).abs());
             }
         }
         peak
@@ -597,7 +597,7 @@ fn collisions_between_bodies_keep_a_rope_in_a_cloth_hammock() {
         }
         assert_sane(&w, 10.0);
         let rope = w.bodies()[1].range();
-        w.particles.pos[rope]
+        w.particles.pos()[rope]
             .iter()
             .map(|p| p.y)
             .fold(f32::INFINITY, f32::min)
@@ -631,7 +631,7 @@ fn a_hand_of_limited_strength_stretches_a_rope_only_as_far_as_its_force_allows()
         w.step();
         strongest = strongest.max(w.hand_force().unwrap());
     }
-    let length = w.particles.pos[tip].x;
+    let length = w.particles.pos()[tip].x;
     // Every link carries the hand's force: it stretches α·F_max.
     let expected = 1.0 + links as f32 * alpha * f_max;
     println!(
@@ -649,9 +649,9 @@ fn a_hand_of_limited_strength_stretches_a_rope_only_as_far_as_its_force_allows()
     // Released, the particle keeps its own velocity (at rest here).
     w.release(Some(glam::Vec3::new(100.0, 0.0, 0.0)));
     assert!(
-        w.particles.vel[tip].length() < 0.1,
+        w.particles.vel()[tip].length() < 0.1,
         "{}",
-        w.particles.vel[tip]
+        w.particles.vel()[tip]
     );
 }
 
@@ -766,7 +766,7 @@ fn tension_along_a_settled_chain_follows_t0_cosh() {
     let g = 9.81;
     let mut worst = 0f64;
     for l in w.constraints.iter() {
-        let mid = (w.particles.pos[l.a] + w.particles.pos[l.b]) * 0.5;
+        let mid = (w.particles.pos()[l.a] + w.particles.pos()[l.b]) * 0.5;
         let expected = curve.tension(curve.x_of(mid), mu, g);
         let got = w.tension(l.lambda) as f64;
         worst = worst.max((got / expected - 1.0).abs());
@@ -797,14 +797,16 @@ fn a_rope_sliding_to_rest_on_rough_ground_books_its_kinetic_energy_to_friction()
         w.step(); // settle onto the ground
     }
     let v0 = glam::Vec3::new(3.0, 0.0, 0.0);
-    w.particles.vel.iter_mut().for_each(|v| *v = v0);
-    let x0 = w.particles.pos[0].x;
+    for i in 0..w.particles.len() {
+        w.set_particle(i, w.particles.pos()[i], v0);
+    }
+    let x0 = w.particles.pos()[0].x;
     let start = w.energy_books();
     for _ in 0..120 {
         w.step();
     }
     let end = w.energy_books();
-    let slid = (w.particles.pos[0].x - x0) as f64;
+    let slid = (w.particles.pos()[0].x - x0) as f64;
     let expected = 9.0 / (2.0 * 0.5 * 9.81);
     println!(
         "slid {slid:.4} m (expected {expected:.4}); kinetic {:.4} → {:.4} J, friction book {:.4} J, total {:.4} → {:.4} J",

@@ -18,7 +18,7 @@ fn balloon(extra: &str, pressure: f32, stretch: f32) -> World {
 }
 
 fn rest_volume(w: &World) -> f64 {
-    w.volumes[0].rest
+    w.volumes()[0].rest
 }
 
 fn volume(w: &World) -> f64 {
@@ -56,7 +56,7 @@ fn pressure_one_and_a_half_inflates_a_compliant_balloon_to_one_and_a_half_times_
 
 /// The index of the highest (or, with `sign` −1, lowest) particle.
 fn extreme(w: &World, sign: f32) -> usize {
-    let y = |i: usize| sign * w.particles.pos[i].y;
+    let y = |i: usize| sign * w.particles.pos()[i].y;
     (0..w.particles.len())
         .max_by(|&a, &b| y(a).total_cmp(&y(b)))
         .unwrap()
@@ -73,9 +73,9 @@ fn a_sphere_pressed_into_a_balloon_dents_it_and_it_recovers_when_the_sphere_leav
         1.0,
         1e-3,
     );
-    let bottom = w.particles.pos[extreme(&w, -1.0)].y;
+    let bottom = w.particles.pos()[extreme(&w, -1.0)].y;
     for i in 0..w.particles.len() {
-        if w.particles.pos[i].y < bottom + 0.01 {
+        if w.particles.pos()[i].y < bottom + 0.01 {
             w.set_pinned(i, true);
         }
     }
@@ -83,10 +83,10 @@ fn a_sphere_pressed_into_a_balloon_dents_it_and_it_recovers_when_the_sphere_leav
         w.step();
     }
     let apex = extreme(&w, 1.0);
-    let (top0, v0) = (w.particles.pos[apex].y, volume(&w));
+    let (top0, v0) = (w.particles.pos()[apex].y, volume(&w));
     // Lower the sphere 15 cm into the top over a second, hold it there,
     // then take it away.
-    let touch = top0 + 0.2 + w.particles.radius[0];
+    let touch = top0 + 0.2 + w.particles.radius()[0];
     let mut pressed = 0.0;
     for frame in 0..240 {
         let depth = (frame as f32 / 60.0).min(1.0) * 0.15;
@@ -96,14 +96,14 @@ fn a_sphere_pressed_into_a_balloon_dents_it_and_it_recovers_when_the_sphere_leav
             friction: 0.5,
         };
         w.step();
-        pressed = w.particles.pos[apex].y;
+        pressed = w.particles.pos()[apex].y;
     }
     let dented_volume = volume(&w) / v0;
     w.colliders.pop();
     for _ in 0..300 {
         w.step();
     }
-    let after = w.particles.pos[apex].y;
+    let after = w.particles.pos()[apex].y;
     println!(
         "top {top0:.4} m, pressed {pressed:.4} m, released {after:.4} m; V/V₀ pressed {dented_volume:.4}"
     );
@@ -131,12 +131,16 @@ fn top_face(w: &World) -> f32 {
     let ids: Vec<usize> = (0..5)
         .flat_map(|k| (0..5).map(move |i| i + 5 * (4 + 5 * k)))
         .collect();
-    ids.iter().map(|&i| w.particles.pos[i].y).sum::<f32>() / ids.len() as f32
+    ids.iter().map(|&i| w.particles.pos()[i].y).sum::<f32>() / ids.len() as f32
 }
 
 /// The highest particle of `w` (m).
 fn highest(w: &World) -> f32 {
-    w.particles.pos.iter().map(|p| p.y).fold(f32::MIN, f32::max)
+    w.particles
+        .pos()
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::MIN, f32::max)
 }
 
 #[test]
@@ -145,7 +149,12 @@ fn a_stiff_box_placed_by_its_centre_on_the_ground_is_lifted_by_its_radius_and_do
     // into the ground. Pushed out particle by particle, the squeezed box
     // sprang up: its top reached 2.25 m within a second.
     let mut w = soft_box(0.2, 0.0, 0.0, 0.0);
-    let bottom = w.particles.pos.iter().map(|p| p.y).fold(f32::MAX, f32::min);
+    let bottom = w
+        .particles
+        .pos()
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::MAX, f32::min);
     assert!(
         (bottom - 0.02).abs() < 1e-6,
         "built with its bottom at {bottom} m"
@@ -177,9 +186,9 @@ fn a_pinned_or_joined_body_stays_where_the_scene_put_it() {
           joins: [(a: (0, -1), b: (1, 0))],
           colliders: [Ground()])",
     );
-    assert_eq!(w.particles.pos[0], Vec3::ZERO);
-    assert_eq!(w.particles.pos[10], Vec3::new(1.0, 0.0, 0.0));
-    assert_eq!(w.particles.pos[11], Vec3::new(1.1, 0.0, -0.1));
+    assert_eq!(w.particles.pos()[0], Vec3::ZERO);
+    assert_eq!(w.particles.pos()[10], Vec3::new(1.0, 0.0, 0.0));
+    assert_eq!(w.particles.pos()[11], Vec3::new(1.1, 0.0, -0.1));
 }
 
 #[test]
@@ -203,7 +212,7 @@ fn a_softer_box_sags_more_under_its_own_weight_and_wobbles_back_after_a_drop() {
         let heights: Vec<f32> = (0..600)
             .map(|_| {
                 w.step();
-                top_face(&w) - w.particles.radius[0]
+                top_face(&w) - w.particles.radius()[0]
             })
             .collect();
         assert_sane(&w, 10.0);
@@ -253,13 +262,13 @@ fn jelly_swing(substeps: u32, frames: usize, collide: bool) -> (f32, f32, f32, f
     ));
     // Particle 72 = (2, 4, 2), the middle of the top face.
     let (tip, knot) = (15, 16 + 72);
-    let rest = w.particles.pos[tip].distance(w.particles.pos[knot]);
+    let rest = w.particles.pos()[tip].distance(w.particles.pos()[knot]);
     let built = w.enclosed_volume(1).unwrap();
     let mut errors = Vec::new();
     let mut worst_volume = 0f64;
     for _ in 0..frames {
         w.step();
-        let p = &w.particles.pos;
+        let p = w.particles.pos();
         errors.push((p[tip].distance(p[knot]) - rest).abs());
         worst_volume = worst_volume.max((w.enclosed_volume(1).unwrap() / built - 1.0).abs());
     }
@@ -372,7 +381,7 @@ fn box_on_a_net(collide: bool, seconds: f32) -> (World, f32) {
         w.step();
     }
     let b = &w.bodies()[1];
-    let lowest = w.particles.pos[b.range()]
+    let lowest = w.particles.pos()[b.range()]
         .iter()
         .map(|p| p.y)
         .fold(f32::MAX, f32::min);
@@ -457,7 +466,7 @@ fn layer_height(w: &World, cells: [u32; 3], j: u32) -> f32 {
     let [nx, ny, nz] = cells;
     let layer: Vec<f32> = (0..=nz)
         .flat_map(|k| (0..=nx).map(move |i| (i + (nx + 1) * (j + (ny + 1) * k)) as usize))
-        .map(|p| w.particles.pos[p].y)
+        .map(|p| w.particles.pos()[p].y)
         .collect();
     layer.iter().sum::<f32>() / layer.len() as f32
 }
@@ -494,7 +503,7 @@ fn a_hanging_neo_hookean_bar_narrows_by_poissons_ratio_times_its_stretch() {
         let axial = (layer_height(&w, cells, 5) - layer_height(&w, cells, 3)) / 0.1 - 1.0;
         let mid: Vec<f32> = (0..=2)
             .flat_map(|k| (0..=2).map(move |i| (i + 3 * (4 + 9 * k)) as usize))
-            .map(|p| w.particles.pos[p].x)
+            .map(|p| w.particles.pos()[p].x)
             .collect();
         let width = mid.iter().cloned().fold(f32::MIN, f32::max)
             - mid.iter().cloned().fold(f32::MAX, f32::min);
@@ -548,7 +557,7 @@ fn in_pbd_a_neo_hookean_block_keeps_its_rest_shape_when_dropped() {
 fn centre(w: &World, b: usize) -> Vec3 {
     let r = w.bodies()[b].range();
     let n = r.len() as f32;
-    w.particles.pos[r].iter().copied().sum::<Vec3>() / n
+    w.particles.pos()[r].iter().copied().sum::<Vec3>() / n
 }
 
 #[test]
@@ -599,7 +608,7 @@ fn a_free_inflated_balloon_does_not_spin_itself_up() {
     let c = centre(&w, 0);
     let p = &w.particles;
     let spin: Vec3 = (0..p.len())
-        .map(|i| (p.pos[i] - c).cross(p.vel[i]) * p.mass()[i])
+        .map(|i| (p.pos()[i] - c).cross(p.vel()[i]) * p.mass()[i])
         .sum();
     println!(
         "angular momentum {spin} kg·m²/s, kinetic {} J",

@@ -19,7 +19,7 @@ fn yanked(tear: &str) -> World {
         max_force: f32::INFINITY,
     });
     let corner = w.bodies()[0].range().end - 1;
-    let from = w.particles.pos[corner];
+    let from = w.particles.pos()[corner];
     w.grab(corner);
     for frame in 1..=60 {
         let t = frame as f32 / 60.0;
@@ -95,7 +95,7 @@ fn the_two_sides_of_a_cut_move_apart() {
     let w = yanked("tear_force: 5.0,");
     let body = &w.bodies()[0];
     let faces = body.faces.as_ref().unwrap();
-    let pos = &w.particles.pos;
+    let pos = w.particles.pos();
     let widest = (400..body.count)
         .map(|k| {
             let original = body.first + faces.origin[k] as usize;
@@ -144,7 +144,7 @@ fn tearing_with_every_table_that_follows_a_body_gives_the_same_bits_on_1_2_and_4
             max_force: f32::INFINITY,
         });
         let corner = w.bodies()[0].range().end - 1;
-        let from = w.particles.pos[corner];
+        let from = w.particles.pos()[corner];
         w.grab(corner);
         for frame in 1..=90 {
             w.drag_to(from + Vec3::new(1.5, -1.0, 0.5) * (frame as f32 / 60.0).min(1.0));
@@ -161,7 +161,7 @@ fn tearing_with_every_table_that_follows_a_body_gives_the_same_bits_on_1_2_and_4
     assert!(copies > 0);
     for threads in [2, 4] {
         assert!(
-            run(threads).particles.pos == one.particles.pos,
+            run(threads).particles.pos() == one.particles.pos(),
             "{threads} threads"
         );
     }
@@ -201,7 +201,7 @@ fn a_cloth_whose_pinned_particle_split_saves_and_loads_back_as_it_was() {
         resumed.step();
     }
     assert!(
-        rest.particles.pos == resumed.particles.pos,
+        rest.particles.pos() == resumed.particles.pos(),
         "resumed bit-exactly"
     );
 }

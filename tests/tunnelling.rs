@@ -23,8 +23,18 @@ fn a_rope_dropped_twenty_metres_onto_a_2_mm_shelf_ends_resting_on_it() {
     for _ in 0..240 {
         w.step();
     }
-    let lowest = w.particles.pos.iter().map(|p| p.y).fold(f32::MAX, f32::min);
-    let highest = w.particles.pos.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+    let lowest = w
+        .particles
+        .pos()
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::MAX, f32::min);
+    let highest = w
+        .particles
+        .pos()
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::MIN, f32::max);
     println!("after 4 s: rope between {lowest:.4} m and {highest:.4} m (shelf top 1.001 m)");
     assert_sane(&w, 30.0);
     // Resting on the shelf: every particle one radius above its top face.
@@ -48,13 +58,18 @@ fn a_cloth_falling_twenty_metres_lands_on_a_2_mm_slab() {
     );
     // Tilt: each particle starts 5 cm higher per metre along x + z.
     for i in 0..w.particles.len() {
-        let p = w.particles.pos[i];
+        let p = w.particles.pos()[i];
         w.set_particle(i, p + glam::Vec3::Y * 0.05 * (p.x + p.z), glam::Vec3::ZERO);
     }
     for _ in 0..240 {
         w.step();
     }
-    let lowest = w.particles.pos.iter().map(|p| p.y).fold(f32::MAX, f32::min);
+    let lowest = w
+        .particles
+        .pos()
+        .iter()
+        .map(|p| p.y)
+        .fold(f32::MAX, f32::min);
     println!("lowest particle at {lowest:.4} m; slab top 0.301 m");
     assert_sane(&w, 30.0);
     assert!(lowest > 0.304 - 1e-3, "{lowest}");
@@ -98,19 +113,19 @@ fn lowest_rope_above_cloth(w: &World) -> f32 {
     let rope = w.bodies()[1].range();
     let cloth = w.bodies()[0].range();
     rope.map(|i| {
-        let p = w.particles.pos[i];
+        let p = w.particles.pos()[i];
         // The cloth particle nearest in x, z stands for the sheet there.
         let under = cloth
             .clone()
             .min_by(|&a, &b| {
                 let d = |j: usize| {
-                    let q = w.particles.pos[j];
+                    let q = w.particles.pos()[j];
                     (q.x - p.x).powi(2) + (q.z - p.z).powi(2)
                 };
                 d(a).total_cmp(&d(b))
             })
             .unwrap();
-        p.y - w.particles.pos[under].y
+        p.y - w.particles.pos()[under].y
     })
     .fold(f32::INFINITY, f32::min)
 }
@@ -134,11 +149,11 @@ fn a_rope_thinner_than_a_cloths_grid_spacing_lies_on_the_cloth_not_through_it() 
              {through:.4} m without; rope's lowest height {:.3} m vs {:.3} m",
             with.bodies()[1]
                 .range()
-                .map(|i| with.particles.pos[i].y)
+                .map(|i| with.particles.pos()[i].y)
                 .fold(f32::INFINITY, f32::min),
             without.bodies()[1]
                 .range()
-                .map(|i| without.particles.pos[i].y)
+                .map(|i| without.particles.pos()[i].y)
                 .fold(f32::INFINITY, f32::min),
         );
         // Above the sheet by about r + r_t = 1 cm (the nearest cloth
@@ -165,7 +180,7 @@ fn rope_tied_under_hammock() -> f32 {
     for frame in 0..120 {
         w.step();
         if frame >= 60 {
-            widest = widest.max(w.particles.pos[knot].distance(w.particles.pos[top]));
+            widest = widest.max(w.particles.pos()[knot].distance(w.particles.pos()[top]));
         }
     }
     assert_sane(&w, 10.0);
@@ -210,7 +225,7 @@ fn short_rope_onto_middle(torn: bool) -> f32 {
     assert_sane(&w, 10.0);
     w.bodies()[1]
         .range()
-        .map(|i| w.particles.pos[i].y)
+        .map(|i| w.particles.pos()[i].y)
         .fold(f32::INFINITY, f32::min)
 }
 
@@ -246,16 +261,16 @@ fn a_rope_pushed_along_a_cloth_stops_by_friction() {
     }
     let rope = w.bodies()[1].range();
     for i in rope.clone() {
-        w.particles.vel[i] = glam::Vec3::new(1.0, 0.0, 0.0);
+        w.set_particle(i, w.particles.pos()[i], glam::Vec3::new(1.0, 0.0, 0.0));
     }
-    let start = w.particles.pos[rope.start].x;
+    let start = w.particles.pos()[rope.start].x;
     for _ in 0..60 {
         w.step();
     }
     assert_sane(&w, 10.0);
-    let slid = w.particles.pos[rope.start].x - start;
+    let slid = w.particles.pos()[rope.start].x - start;
     // Along the push: the sheet itself still bounces up and down a little.
-    let speed = w.particles.vel[rope.start].x.abs();
+    let speed = w.particles.vel()[rope.start].x.abs();
     println!("slid {slid:.3} m in 1 s (v²/2μg = 0.127 m), speed along the push now {speed:.3} m/s");
     // 0.2 m: the sheet sags and gives under the rope, so it is not a
     // flat floor; without friction the rope slides past 0.4 m.

@@ -916,9 +916,9 @@ fn record_a_drag_in_the_window_and_replay_it_headless() {
     );
     // Headless, the recording gives a world that moved as the hand moved it.
     let replayed = catenary::record::replay(&recording);
-    assert!(replayed.particles.pos.iter().all(|p| p.is_finite()));
+    assert!(replayed.particles.pos().iter().all(|p| p.is_finite()));
     assert!(
-        replayed.particles.pos[10].x.abs() > 1e-3,
+        replayed.particles.pos()[10].x.abs() > 1e-3,
         "the drag was replayed"
     );
 }

@@ -4,9 +4,46 @@
 
 use glam::Vec3;
 
-use super::{Enclosed, LinkKind, MAX_COLOURS, QuadKind, Shape, Tethers, World, enclosed_volume};
+use super::{
+    Enclosed, LinkKind, MAX_COLOURS, QuadKind, Shape, Tag, Tethers, World, enclosed_volume,
+};
 
 impl World {
+    /// Adds a distance constraint between particles `a` and `b` with rest
+    /// length `rest` (m), compliance α (m/N) and tear strain (∞ = never),
+    /// for body and kind `tag`, in the lowest colour neither particle has.
+    ///
+    /// # Panics
+    /// When `a` or `b` is not a particle of the world, `a == b`, `rest` is
+    /// negative or not finite, or α is negative or NaN.
+    pub fn add_link(
+        &mut self,
+        (a, b): (usize, usize),
+        rest: f32,
+        compliance: f32,
+        tear: f32,
+        tag: Tag,
+    ) {
+        self.check_particles("World::add_link", &[a, b]);
+        assert!(
+            a != b,
+            "World::add_link: a link from particle {a} to itself"
+        );
+        assert!(
+            rest >= 0.0 && rest.is_finite() && compliance >= 0.0,
+            "World::add_link: rest length {rest} m must be finite and ≥ 0, compliance {compliance} m/N ≥ 0"
+        );
+        self.constraints.add(a, b, rest, compliance, tear, tag);
+    }
+
+    /// Panics, naming `caller`, unless every index in `p` is a particle.
+    pub(crate) fn check_particles(&self, caller: &str, p: &[usize]) {
+        let n = self.particles.len();
+        if let Some(i) = p.iter().find(|&&i| i >= n) {
+            panic!("{caller}: particle {i} is not in the world, which has {n} particles");
+        }
+    }
+
     /// Adds a four-particle constraint of `kind` on particles `p` with
     /// rest value `rest` and compliance α, for body `body`, in the lowest
     /// colour none of its particles has — of links or of quads, which
@@ -32,6 +69,7 @@ impl World {
         compliance: f32,
         body: usize,
     ) {
+        self.check_particles("World::add_quad", &p);
         let colour = self.constraints.free_colour(&p);
         assert!(
             colour < MAX_COLOURS,

@@ -314,8 +314,9 @@ pub struct World {
     pub constraints: DistanceConstraints,
     /// Four-particle constraints: dihedral bending, tetrahedron volume.
     pub quads: Quads,
-    /// Global volume constraints of closed surfaces (balloons).
-    pub volumes: Vec<Enclosed>,
+    /// Global volume constraints of closed surfaces (balloons), made by
+    /// [`World::add_gas`] (read with [`World::volumes`]).
+    pub(crate) volumes: Vec<Enclosed>,
     /// Static colliders.
     pub colliders: Vec<Collider>,
     /// Kinematic drivers (their particles are held: w = 0).
@@ -422,14 +423,43 @@ impl World {
 
     /// Adds a body made of the particles `body.range()`, which must follow
     /// the last body's and exist already.
+    ///
+    /// # Panics
+    /// When the body does not start where the last one's spare slots end,
+    /// runs past the world's particles, or a closed surface's triangle
+    /// names a particle outside the body.
     pub fn add_body(&mut self, body: Body) {
         let next = self
             .bodies
             .last()
             .map_or(0, |b| b.first + b.count + b.spare);
-        debug_assert_eq!(body.first, next, "bodies are contiguous, in order");
-        debug_assert!(body.first + body.count + body.spare <= self.particles.len());
+        assert_eq!(
+            body.first, next,
+            "World::add_body: bodies are contiguous, in order"
+        );
+        let end = body.first + body.count + body.spare;
+        let n = self.particles.len();
+        assert!(
+            end <= n,
+            "World::add_body: the body ends at particle {end}, past the world's {n}"
+        );
+        if let Shape::Closed { triangles } = &body.shape {
+            let outside = triangles
+                .iter()
+                .flatten()
+                .find(|&&i| i as usize >= body.count);
+            assert!(
+                outside.is_none(),
+                "World::add_body: a triangle names particle {outside:?} of a body of {}",
+                body.count
+            );
+        }
         self.bodies.push(body);
+    }
+
+    /// The closed surfaces' gases, in the order [`World::add_gas`] made them.
+    pub fn volumes(&self) -> &[Enclosed] {
+        &self.volumes
     }
 
     /// The drivers, in the order they were added.

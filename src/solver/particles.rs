@@ -17,6 +17,21 @@ pub(crate) mod hold {
 
 /// All particles of a world.
 ///
+/// The tables are private and grow together through [`Particles::push`]:
+/// safe code cannot make them disagree, which the step's unchecked reads
+/// rely on.
+///
+/// ```compile_fail,E0616
+/// let mut w = catenary::solver::World::default();
+/// w.particles.pos.push(glam::Vec3::ZERO); // the tables are private
+/// ```
+/// ```compile_fail,E0624
+/// use catenary::solver::{LinkKind, Tag, World};
+/// let mut w = World::default();
+/// // Only the crate adds unchecked links; World::add_link checks.
+/// w.constraints.add(0, 1, 1.0, 0.0, f32::INFINITY, Tag::new(0, LinkKind::Stretch));
+/// ```
+///
 /// # Invariants
 /// - every `Vec` has the same length;
 /// - `inv_mass[i] == 0` exactly when `hold[i] != 0`, otherwise `1 / mass[i]`;
@@ -24,8 +39,8 @@ pub(crate) mod hold {
 ///   `hold::SPARE`), and every position is finite.
 #[derive(Clone, Debug, Default)]
 pub struct Particles {
-    /// Position x (m).
-    pub pos: Vec<Vec3>,
+    /// Position x (m) (read with [`Particles::pos`]).
+    pub(crate) pos: Vec<Vec3>,
     /// Position at the start of the current substep (m) in xyz; w holds
     /// a copy of the inverse mass, so the solver reads both in one load.
     pub(crate) prev: Vec<Vec4>,
@@ -36,15 +51,15 @@ pub struct Particles {
     /// finely substepped chain come to rest a few percent off).
     /// (xyz; w is always 0.)
     pub(crate) delta: Vec<Vec4>,
-    /// Velocity (m/s).
-    pub vel: Vec<Vec3>,
+    /// Velocity (m/s) (read with [`Particles::vel`]).
+    pub(crate) vel: Vec<Vec3>,
     /// Inverse mass w (1/kg); 0 for pinned, driven or grabbed particles
     /// (read with [`Particles::inv_mass`]; changed only through holds).
     pub(crate) inv_mass: Vec<f32>,
     /// Mass m (kg), kept so a particle can be unpinned (read with [`Particles::mass`]).
     pub(crate) mass: Vec<f32>,
-    /// Collision and drawing radius (m).
-    pub radius: Vec<f32>,
+    /// Collision and drawing radius (m) (read with [`Particles::radius`]).
+    pub(crate) radius: Vec<f32>,
     /// Bit set of [`hold`] reasons; 0 = free.
     pub(crate) hold: Vec<u8>,
     /// Energy taken out of this particle since the start (J), by
@@ -73,9 +88,9 @@ pub type Losses = [f64; 3];
 
 impl Particles {
     /// Panics with a message unless every table has one entry per
-    /// particle (the first invariant). `pos`, `vel` and `radius` are
-    /// public, so safe code can break it; the step checks it before its
-    /// unchecked reads.
+    /// particle (the first invariant). The tables are private and grow
+    /// together in [`Particles::push`], so only a bug in the crate can
+    /// break it; the step checks it, once, before its unchecked reads.
     pub fn assert_consistent(&self) {
         let n = self.pos.len();
         let lengths = [
@@ -100,6 +115,22 @@ impl Particles {
     /// Number of particles.
     pub fn len(&self) -> usize {
         self.pos.len()
+    }
+
+    /// Positions x (m).
+    pub fn pos(&self) -> &[Vec3] {
+        &self.pos
+    }
+
+    /// Velocities (m/s); a held particle's is 0 (set them with
+    /// [`crate::solver::World::set_particle`]).
+    pub fn vel(&self) -> &[Vec3] {
+        &self.vel
+    }
+
+    /// Collision and drawing radii (m).
+    pub fn radius(&self) -> &[f32] {
+        &self.radius
     }
 
     /// Inverse masses w (1/kg): 0 for held particles.
@@ -129,8 +160,19 @@ impl Particles {
     }
 
     /// Appends a free particle at rest and returns its index.
+    ///
+    /// # Panics
+    /// Unless `mass` (kg) is positive and finite, `pos` (m) finite and
+    /// `radius` (m) finite and not negative.
     pub fn push(&mut self, pos: Vec3, mass: f32, radius: f32) -> usize {
-        debug_assert!(mass > 0.0 && mass.is_finite() && pos.is_finite() && radius >= 0.0);
+        assert!(
+            mass > 0.0
+                && mass.is_finite()
+                && pos.is_finite()
+                && (0.0..f32::INFINITY).contains(&radius),
+            "Particles::push: a particle needs a positive, finite mass (got {mass} kg), a finite \
+             position (got {pos}) and a finite radius ≥ 0 (got {radius} m)"
+        );
         self.pos.push(pos);
         self.prev.push(pos.extend(1.0 / mass));
         self.delta.push(Vec4::ZERO);

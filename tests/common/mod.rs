@@ -27,15 +27,15 @@ pub fn assert_sane(world: &World, bound: f32) {
     let p = &world.particles;
     for i in 0..p.len() {
         assert!(
-            p.pos[i].is_finite() && p.vel[i].is_finite(),
+            p.pos()[i].is_finite() && p.vel()[i].is_finite(),
             "particle {i} is not finite: x = {}, v = {}",
-            p.pos[i],
-            p.vel[i]
+            p.pos()[i],
+            p.vel()[i]
         );
         assert!(
-            p.pos[i].length() < bound,
+            p.pos()[i].length() < bound,
             "particle {i} escaped to {}",
-            p.pos[i]
+            p.pos()[i]
         );
     }
 }
@@ -107,7 +107,7 @@ pub fn assert_energy_never_rises(mut world: World, frames: usize, tolerance: f64
 /// FNV-1a over the bit patterns of every position: equal hashes, equal bits.
 pub fn position_hash(w: &World) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for p in &w.particles.pos {
+    for p in w.particles.pos() {
         for x in p.to_array() {
             for byte in x.to_bits().to_le_bytes() {
                 hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);

@@ -216,8 +216,18 @@ impl DistanceConstraints {
         self.batches.iter().filter(|b| b.len() > 0).count()
     }
 
-    /// Adds a constraint between particles `a` and `b` in the lowest free colour.
-    pub fn add(&mut self, a: usize, b: usize, rest: f32, compliance: f32, tear: f32, tag: Tag) {
+    /// Adds a constraint between particles `a` and `b` in the lowest free
+    /// colour (from outside the crate: [`crate::solver::World::add_link`],
+    /// which checks the indices against the world's particles).
+    pub(crate) fn add(
+        &mut self,
+        a: usize,
+        b: usize,
+        rest: f32,
+        compliance: f32,
+        tear: f32,
+        tag: Tag,
+    ) {
         debug_assert!(rest >= 0.0);
         self.insert(a, b, rest, compliance, tear, tag);
     }
@@ -226,7 +236,14 @@ impl DistanceConstraints {
     /// than `rest` and lets them close in freely: a membrane that wrinkles
     /// instead of carrying compression (a balloon's skin). The kernel
     /// reads it as rest length −`rest`.
-    pub fn add_tension_only(&mut self, a: usize, b: usize, rest: f32, compliance: f32, tag: Tag) {
+    pub(crate) fn add_tension_only(
+        &mut self,
+        a: usize,
+        b: usize,
+        rest: f32,
+        compliance: f32,
+        tag: Tag,
+    ) {
         // (A zero rest length stays 0, not −0: a link like any other.)
         debug_assert!(rest >= 0.0);
         self.insert(
