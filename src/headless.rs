@@ -139,7 +139,7 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
     say!("{}", final_line(&world))?;
     let pieces = world.pieces();
     for (b, (body, def)) in world.bodies().iter().zip(&scene.bodies).enumerate() {
-        let kind = kind_of(def);
+        let kind = def.facts().kind;
         let volume = world
             .enclosed_volume(b)
             .map(|v| format!(", volume {v:.5} m³"))
@@ -163,7 +163,7 @@ impl Export {
     fn new(opts: &RunOptions, scene: &Scene) -> Result<Self> {
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let kinds = scene.bodies.iter().map(kind_of).collect();
+            let kinds = scene.bodies.iter().map(|def| def.facts().kind).collect();
             let to = match &opts.export {
                 Some(path) => {
                     // A bar on a terminal only.
@@ -209,17 +209,6 @@ impl Export {
             tell(format_args!("exported {written}"));
         }
         Ok(())
-    }
-}
-
-/// A body kind's name as the scene format writes it.
-fn kind_of(def: &scene::BodyDef) -> &'static str {
-    match def {
-        scene::BodyDef::Rope(_) => "Rope",
-        scene::BodyDef::Cloth(_) => "Cloth",
-        scene::BodyDef::Mesh(_) => "Mesh",
-        scene::BodyDef::Balloon(_) => "Balloon",
-        scene::BodyDef::SoftBox(_) => "SoftBox",
     }
 }
 

@@ -6,7 +6,6 @@ use egui_macroquad::egui::{self, RichText};
 
 use super::App;
 use super::panel::slider;
-use crate::scene::BodyDef;
 use crate::solver::{LinkKind, Method, QuadKind, limits};
 
 impl App {
@@ -20,30 +19,14 @@ impl App {
         let mut load_edits = Vec::new();
         let mut tear_edits = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
-            let kinds: &[(LinkKind, &str)] = match def {
-                BodyDef::Rope(_) => &[(LinkKind::Stretch, "links"), (LinkKind::Bend, "bending")],
-                BodyDef::Cloth(_) => &[
-                    (LinkKind::Stretch, "stretch"),
-                    (LinkKind::Shear, "shear"),
-                    (LinkKind::Bend, "bending"),
-                ],
-                BodyDef::Mesh(_) => &[(LinkKind::Stretch, "links")],
-                BodyDef::Balloon(_) => &[(LinkKind::Stretch, "stretch")],
-                BodyDef::SoftBox(_) => &[(LinkKind::Stretch, "edges")],
-            };
-            let title = match def {
-                BodyDef::Rope(_) => format!("{b}: rope"),
-                BodyDef::Cloth(_) => format!("{b}: cloth"),
-                BodyDef::Mesh(_) => format!("{b}: mesh"),
-                BodyDef::Balloon(_) => format!("{b}: balloon"),
-                BodyDef::SoftBox(_) => format!("{b}: soft box"),
-            };
+            let facts = def.facts();
+            let title = format!("{b}: {}", facts.label);
             egui::CollapsingHeader::new(title)
                 .default_open(b < 2)
                 .show(ui, |ui| {
                     let pbd = self.world.settings.method == Method::Pbd;
                     ui.add_enabled_ui(!pbd, |ui| {
-                        for &(kind, label) in kinds {
+                        for &(kind, label) in facts.links {
                             let Some((lo, hi)) = self.world.constraints.compliance_range(b, kind)
                             else {
                                 continue;
@@ -82,7 +65,7 @@ impl App {
                     solid_edits.extend(self.solid_ui(ui, b).map(|e| (b, e)));
                     load_edits.extend(self.load_ui(ui, b).map(|e| (b, e)));
                     tear_edits.extend(self.tear_ui(ui, b).map(|e| (b, e)));
-                    if matches!(def, BodyDef::Rope(_) | BodyDef::Cloth(_) | BodyDef::Balloon(_)) {
+                    if facts.self_collision {
                         let mut on = self.world.self_collision(b);
                         if ui
                             .checkbox(&mut on, "self-collision")
@@ -92,7 +75,7 @@ impl App {
                             toggles.push((b, on));
                         }
                     }
-                    if matches!(def, BodyDef::Rope(_) | BodyDef::Cloth(_)) {
+                    if facts.tethers {
                         let mut tethered = self.world.tethers().has(b);
                         if ui
                             .checkbox(&mut tethered, "tethers")
@@ -122,22 +105,14 @@ impl App {
                 .quads
                 .set_compliance(b, QuadKind::Dihedral, alpha);
             self.twin_do(|w| w.quads.set_compliance(b, QuadKind::Dihedral, alpha));
-            match &mut self.scene.bodies[b] {
-                BodyDef::Cloth(c) => c.bend_compliance = Some(alpha), // kept by Reset
-                BodyDef::Balloon(bl) => bl.bend_compliance = Some(alpha),
-                _ => {}
-            }
+            self.scene.keep_settings(&self.world, b); // kept by Reset
         }
         for (b, wanted) in tether_toggles {
             self.world.set_tethers(b, wanted);
             self.twin_do(|w| {
                 w.set_tethers(b, wanted);
             });
-            match &mut self.scene.bodies[b] {
-                BodyDef::Rope(r) => r.tethers = wanted, // kept by Reset
-                BodyDef::Cloth(c) => c.tethers = wanted,
-                _ => {}
-            }
+            self.scene.keep_settings(&self.world, b); // kept by Reset
         }
         for (b, wanted) in toggles {
             let on = self.world.set_self_collision(b, wanted);
@@ -152,12 +127,7 @@ impl App {
                     limits::RADIUS_PER_SPACING
                 );
             }
-            match &mut self.scene.bodies[b] {
-                BodyDef::Rope(r) => r.self_collision = on, // kept by Reset
-                BodyDef::Cloth(c) => c.self_collision = on,
-                BodyDef::Balloon(bl) => bl.self_collision = on,
-                _ => {}
-            }
+            self.scene.keep_settings(&self.world, b); // kept by Reset
         }
         for (b, kind, edit) in edits {
             let c = &mut self.world.constraints;
@@ -169,8 +139,7 @@ impl App {
                 Edit::Set(v) => w.constraints.set_compliance(b, kind, v),
                 Edit::Scale(f) => w.constraints.scale_compliance(b, kind, f),
             });
-            // Reset keeps the edit.
-            self.scene.capture_compliances(&self.world);
+            self.scene.keep_settings(&self.world, b); // kept by Reset
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Scenes made from Rust instead of RON text: [`Scene::new`] and each
-//! body's `new`, every field left at the default a file would get (the
-//! same functions serde uses), then set what differs and
-//! [`Scene::validate`] and [`Scene::build`] as for a file.
+//! body's `new` or `Default` ([`RopeDef::new`](super::RopeDef::new),
+//! [`ClothDef::new`](super::ClothDef::new), …), every field left at the
+//! default a file would get (the same functions serde uses), then set
+//! what differs and [`Scene::validate`] and [`Scene::build`] as for a file.
 //!
 //! ```
 //! use catenary::scene::{BodyDef, RopeDef, Scene};
@@ -16,7 +17,7 @@
 
 use std::path::Path;
 
-use super::schema::{CameraDef, RopeDef, Scene, SolverDef, V3, one, rope_compliance, rope_radius};
+use super::schema::{CameraDef, Scene, SolverDef};
 use super::{SceneErrors, parse};
 
 impl Scene {
@@ -33,27 +34,6 @@ impl Scene {
             drivers: Vec::new(),
             camera: CameraDef::default(),
             state: None,
-        }
-    }
-}
-
-impl RopeDef {
-    /// A rope of `segments` links from `start` to `end` (m), every other
-    /// field at its default: 1 kg, compliance 1e−4 m/N, no pins.
-    pub fn new(start: V3, end: V3, segments: u32) -> Self {
-        Self {
-            start,
-            end,
-            segments,
-            length: None,
-            mass: one(),
-            compliance: rope_compliance(),
-            bend_compliance: None,
-            radius: rope_radius(),
-            self_collision: false,
-            pins: Vec::new(),
-            tip_mass: 0.0,
-            tethers: false,
         }
     }
 }

@@ -2,13 +2,12 @@
 //! written back into a scene so saving keeps what they saw.
 
 use super::schema::*;
-use super::validate::resolve_index;
+use crate::solver::World;
 use crate::solver::limits;
-use crate::solver::{QuadKind, Shape, World};
 
 impl Scene {
     /// Copies what can change at run time — solver settings, pins,
-    /// compliances and self-collision switches —
+    /// compliances, self-collision and tethers switches —
     /// from `world` (built from this scene) into the scene, so saving keeps
     /// a user's edits.
     pub fn capture(&mut self, world: &World) {
@@ -16,40 +15,9 @@ impl Scene {
         self.solver = SolverDef::from(&world.settings);
         self.solver.body_collisions = world.body_collisions();
         for (b, (def, body)) in self.bodies.iter_mut().zip(world.bodies()).enumerate() {
-            let pinned = body.range().filter(|&i| world.particles.is_pinned(i));
-            match (def, &body.shape) {
-                (BodyDef::Rope(r), _) => {
-                    r.pins = pinned.map(|i| (i - body.first) as i64).collect();
-                    r.self_collision = world.self_collision(b);
-                    r.tethers = world.tethers().has(b);
-                }
-                (BodyDef::Cloth(c), Shape::Cloth { columns, .. }) => {
-                    c.self_collision = world.self_collision(b);
-                    c.tethers = world.tethers().has(b);
-                    // A copy made by a tear is pinned where its original is.
-                    let grid = |k: usize| body.faces.as_ref().map_or(k, |f| f.origin[k] as usize);
-                    let mut pins: Vec<(i64, i64)> = pinned
-                        .map(|i| grid(i - body.first))
-                        .map(|i| ((i / columns) as i64, (i % columns) as i64))
-                        .collect();
-                    pins.sort_unstable();
-                    pins.dedup();
-                    c.pins = pins;
-                }
-                (BodyDef::Mesh(m), _) => {
-                    for (k, p) in m.particles.iter_mut().enumerate() {
-                        p.pinned = world.particles.is_pinned(body.first + k);
-                    }
-                }
-                (BodyDef::Balloon(bl), _) => {
-                    bl.self_collision = world.self_collision(b);
-                    bl.pins = pinned.map(|i| (i - body.first) as i64).collect();
-                }
-                (BodyDef::SoftBox(s), _) => {
-                    s.pins = pinned.map(|i| (i - body.first) as i64).collect();
-                }
-                (BodyDef::Cloth(_), _) => unreachable!("cloth bodies have cloth shapes"),
-            }
+            let kind = def.kind_mut();
+            kind.capture_pins(world, body);
+            kind.capture_switches(world, b);
         }
     }
 
@@ -57,53 +25,23 @@ impl Scene {
     /// scene) into the body definitions: ropes' and cloths' per kind, each
     /// mesh link's own.
     pub fn capture_compliances(&mut self, world: &World) {
-        use crate::solver::LinkKind::*;
-        let c = &world.constraints;
         for k in 0..self.joins.len() {
             let (a, b) = self.join_particles(world, k);
-            if let Some(alpha) = c.link_compliance(a, b) {
+            if let Some(alpha) = world.constraints.link_compliance(a, b) {
                 self.joins[k].compliance = alpha;
             }
         }
-        for (b, (def, body)) in self.bodies.iter_mut().zip(world.bodies()).enumerate() {
-            match def {
-                BodyDef::Rope(r) => {
-                    r.compliance = c.compliance(b, Stretch).unwrap_or(r.compliance);
-                    r.bend_compliance = c.compliance(b, Bend).or(r.bend_compliance);
-                }
-                BodyDef::Cloth(cl) => {
-                    cl.stretch_compliance =
-                        c.compliance(b, Stretch).unwrap_or(cl.stretch_compliance);
-                    cl.shear_compliance = c.compliance(b, Shear).unwrap_or(cl.shear_compliance);
-                    cl.bend_compliance = c
-                        .compliance(b, Bend)
-                        .or(world.quads.compliance(b, QuadKind::Dihedral))
-                        .or(cl.bend_compliance);
-                }
-                BodyDef::Balloon(bl) => super::solid::capture_balloon(world, b, bl),
-                BodyDef::SoftBox(s) => super::solid::capture_soft_box(world, b, s),
-                BodyDef::Mesh(m) => {
-                    // Links by their particle pair (the world may have torn some).
-                    let mut of_pair = std::collections::HashMap::new();
-                    for l in c
-                        .iter()
-                        .filter(|l| l.tag.body as usize == b && l.tag.kind != Join)
-                    {
-                        of_pair.insert((l.a.min(l.b), l.a.max(l.b)), l.compliance);
-                    }
-                    let n = m.particles.len() as u64;
-                    for link in &mut m.links {
-                        let ends = (resolve_index(link.a, n), resolve_index(link.b, n));
-                        if let (Some(a), Some(b)) = ends {
-                            let (a, b) = (body.first + a, body.first + b);
-                            if let Some(&alpha) = of_pair.get(&(a.min(b), a.max(b))) {
-                                link.compliance = alpha;
-                            }
-                        }
-                    }
-                }
-            }
+        for (b, def) in self.bodies.iter_mut().enumerate() {
+            def.kind_mut().capture_compliances(world, b);
         }
+    }
+
+    /// Copies body `b`'s run-time settings — compliances and switches, not
+    /// its pins — from `world`, so that Reset keeps a panel's edit.
+    pub fn keep_settings(&mut self, world: &World, b: usize) {
+        let kind = self.bodies[b].kind_mut();
+        kind.capture_compliances(world, b);
+        kind.capture_switches(world, b);
     }
 
     /// The world particle indices of join `k`'s two ends (in `world`,

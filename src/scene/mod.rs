@@ -5,6 +5,7 @@
 //! reported as a [`SceneError`] naming the file, line:column where the
 //! parser has one, the field and the accepted range.
 
+mod bodies;
 mod build;
 mod builder;
 mod builtin;
@@ -14,15 +15,14 @@ mod locate;
 mod meshes;
 mod output;
 mod schema;
-mod solid;
 mod validate;
 
+pub use bodies::Facts;
 pub use builder::bench_cloth;
 pub use builtin::{BUILTIN, DEFAULT_SCENE, builtin};
 pub use error::{MAX_REPORTED, SceneError, SceneErrors};
 pub use output::{TempFile, remove_unfinished};
 pub use schema::*;
-pub use solid::{BalloonDef, SoftBoxDef};
 pub use validate::{MAX_COLLIDERS, MAX_PARTICLES, resolve_index};
 
 use std::path::Path;

@@ -5,6 +5,11 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::bodies::balloon::BalloonDef;
+pub use super::bodies::cloth::{Bending, ClothDef, Orientation};
+pub use super::bodies::mesh::{MeshDef, MeshLink, MeshParticle};
+pub use super::bodies::rope::RopeDef;
+pub use super::bodies::soft_box::SoftBoxDef;
 use crate::solver::{Method, Settings};
 
 /// A 3-vector written `(x, y, z)`.
@@ -116,13 +121,6 @@ pub struct SolverDef {
     pub body_collisions: bool,
 }
 
-impl RopeDef {
-    /// Each particle's share of the rope's mass (kg), before `tip_mass`.
-    pub fn particle_mass(&self) -> f32 {
-        self.mass / (self.segments + 1) as f32
-    }
-}
-
 impl Default for SolverDef {
     /// The solver's own defaults ([`Settings::default`]), no body collisions.
     fn default() -> Self {
@@ -142,171 +140,9 @@ pub enum BodyDef {
     /// Free-form particles and links.
     Mesh(MeshDef),
     /// A closed icosphere of cloth with one global volume constraint.
-    Balloon(super::solid::BalloonDef),
+    Balloon(BalloonDef),
     /// A block of tetrahedra: a soft solid.
-    SoftBox(super::solid::SoftBoxDef),
-}
-
-/// `Rope(...)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RopeDef {
-    /// First particle (m). Required.
-    pub start: V3,
-    /// Last particle (m). Required.
-    pub end: V3,
-    /// Number of links; particles = segments + 1. Required.
-    pub segments: u32,
-    /// Rest length of the whole rope (m); default |end − start|.
-    #[serde(default)]
-    pub length: Option<f32>,
-    /// Total mass (kg), spread evenly over the particles (default 1).
-    #[serde(default = "one")]
-    pub mass: f32,
-    /// Link compliance (m/N) (default 1e−4).
-    #[serde(default = "rope_compliance")]
-    pub compliance: f32,
-    /// Compliance of the distance across every second particle (m/N); None = no bending.
-    #[serde(default)]
-    pub bend_compliance: Option<f32>,
-    /// Particle radius (m) (default 0.02).
-    #[serde(default = "rope_radius")]
-    pub radius: f32,
-    /// Collisions between the rope's own particles (default false).
-    #[serde(default)]
-    pub self_collision: bool,
-    /// Pinned particle indices; negative counts from the end (default none).
-    #[serde(default)]
-    pub pins: Vec<i64>,
-    /// Mass added to the last particle (kg): a weight on the end (default 0).
-    #[serde(default)]
-    pub tip_mass: f32,
-    /// Long-range attachments: no particle gets farther from its nearest
-    /// pin than its rest distance along the rope (default false).
-    #[serde(default)]
-    pub tethers: bool,
-}
-
-/// Cloth orientation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Orientation {
-    /// Columns along +x, rows along −y (a curtain).
-    #[default]
-    Vertical,
-    /// Columns along +x, rows along +z (a tablecloth).
-    Horizontal,
-}
-
-/// How a cloth resists bending.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Bending {
-    /// Distance links across two cells (`bend_compliance` in m/N).
-    #[default]
-    Distance,
-    /// The angle between the two triangles of every interior edge, rest
-    /// angle from the initial shape (`bend_compliance` in rad/(N·m)).
-    Dihedral,
-}
-
-/// `Cloth(...)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClothDef {
-    /// Position of particle (row 0, col 0) (m). Required.
-    pub origin: V3,
-    /// Extent along columns and rows (m). Required.
-    pub size: (f32, f32),
-    /// (columns, rows) of particles. Required.
-    pub resolution: (u32, u32),
-    /// Vertical | Horizontal (default Vertical).
-    #[serde(default)]
-    pub orientation: Orientation,
-    /// Total mass (kg) (default 0.5).
-    #[serde(default = "half")]
-    pub mass: f32,
-    /// Structural edge compliance (m/N) (default 0).
-    #[serde(default)]
-    pub stretch_compliance: f32,
-    /// Diagonal compliance (m/N) (default 1e−4).
-    #[serde(default = "rope_compliance")]
-    pub shear_compliance: f32,
-    /// Compliance across two cells (m/N); None = no bending (default 0.01).
-    #[serde(default = "cloth_bend")]
-    pub bend_compliance: Option<f32>,
-    /// Particle radius (m) (default 0.01).
-    #[serde(default = "cloth_radius")]
-    pub radius: f32,
-    /// Collisions between the cloth's own particles (default false).
-    #[serde(default)]
-    pub self_collision: bool,
-    /// Strain past which a constraint breaks; None = never (default).
-    #[serde(default)]
-    pub tear_strain: Option<f32>,
-    /// Tension (N), averaged over a frame (|Σλ|/(h·Δt)), past which a
-    /// constraint breaks; None = never (default).
-    #[serde(default)]
-    pub tear_force: Option<f32>,
-    /// Pinned (row, col); negatives count from the end (default none).
-    #[serde(default)]
-    pub pins: Vec<(i64, i64)>,
-    /// Long-range attachments to the nearest pin, rest distance in the
-    /// flat sheet (default false).
-    #[serde(default)]
-    pub tethers: bool,
-    /// Distance | Dihedral (default Distance).
-    #[serde(default)]
-    pub bending: Bending,
-    /// Drag coefficient C_d of every triangle (default 0: none).
-    #[serde(default)]
-    pub aero_drag: f32,
-    /// Lift coefficient C_l of every triangle (default 0: none).
-    #[serde(default)]
-    pub aero_lift: f32,
-}
-
-/// `Mesh(...)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeshDef {
-    /// Particles in index order.
-    #[serde(default)]
-    pub particles: Vec<MeshParticle>,
-    /// Distance links between particles.
-    #[serde(default)]
-    pub links: Vec<MeshLink>,
-    /// Particle radius (m) (default 0.02).
-    #[serde(default = "rope_radius")]
-    pub radius: f32,
-}
-
-/// One mesh particle.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeshParticle {
-    /// Initial position (m). Required.
-    pub position: V3,
-    /// Mass (kg) (default 1).
-    #[serde(default = "one")]
-    pub mass: f32,
-    /// Pinned (default false).
-    #[serde(default)]
-    pub pinned: bool,
-}
-
-/// One mesh link.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeshLink {
-    /// First particle index. Required.
-    pub a: i64,
-    /// Second particle index. Required.
-    pub b: i64,
-    /// Compliance (m/N) (default 0).
-    #[serde(default)]
-    pub compliance: f32,
-    /// Rest length (m); default the initial distance.
-    #[serde(default)]
-    pub rest: Option<f32>,
+    SoftBox(SoftBoxDef),
 }
 
 /// A static collider.
@@ -417,7 +253,7 @@ impl Default for CameraDef {
 pub(super) fn one() -> f32 {
     1.0
 }
-fn half() -> f32 {
+pub(super) fn half() -> f32 {
     0.5
 }
 fn friction() -> f32 {
@@ -428,9 +264,6 @@ pub(super) fn rope_compliance() -> f32 {
 }
 pub(super) fn rope_radius() -> f32 {
     0.02
-}
-fn cloth_radius() -> f32 {
-    0.01
 }
 pub(super) fn cloth_bend() -> Option<f32> {
     Some(0.01)

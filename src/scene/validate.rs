@@ -3,9 +3,7 @@
 //! accepted range.
 
 use super::schema::*;
-use super::solid::{check_balloon, check_soft_box};
 use crate::solver::limits::{self, Bounds, *};
-use glam::Vec3;
 
 /// Most particles a scene may create (all bodies together).
 pub const MAX_PARTICLES: u64 = 2_000_000;
@@ -22,7 +20,7 @@ pub const MAX_CAPTION_CHARS: usize = 1000;
 pub(crate) type Problem = (String, String);
 
 #[derive(Default)]
-pub(super) struct Checker {
+pub(crate) struct Checker {
     problems: Vec<Problem>,
 }
 
@@ -128,13 +126,7 @@ pub fn resolve_index(i: i64, len: u64) -> Option<usize> {
 
 /// Particles a body creates, if its sizes are sane.
 pub(crate) fn particle_count(body: &BodyDef) -> u64 {
-    match body {
-        BodyDef::Rope(r) => r.segments as u64 + 1,
-        BodyDef::Cloth(c) => c.resolution.0 as u64 * c.resolution.1 as u64,
-        BodyDef::Mesh(m) => m.particles.len() as u64,
-        BodyDef::Balloon(b) => b.particle_count(),
-        BodyDef::SoftBox(s) => s.particle_count(),
-    }
+    body.kind().particle_count()
 }
 
 /// Every problem in `scene`, as (field, message).
@@ -144,13 +136,7 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
     let mut total: u64 = 0;
     for (i, body) in scene.bodies.iter().enumerate() {
         let f = format!("bodies[{i}]");
-        match body {
-            BodyDef::Rope(r) => rope(&mut c, &f, r, scene.solver.body_collisions),
-            BodyDef::Cloth(cl) => cloth(&mut c, &f, cl, scene.solver.body_collisions),
-            BodyDef::Mesh(m) => mesh(&mut c, &f, m, scene.solver.body_collisions),
-            BodyDef::Balloon(b) => check_balloon(&mut c, &f, b, scene.solver.body_collisions),
-            BodyDef::SoftBox(s) => check_soft_box(&mut c, &f, s, scene.solver.body_collisions),
-        }
+        body.kind().check(&mut c, &f, scene.solver.body_collisions);
         total += particle_count(body);
     }
     if total > MAX_PARTICLES {
@@ -260,137 +246,6 @@ pub(super) fn collision_radius(
                 limits::RADIUS_PER_SPACING
             ),
         );
-    }
-}
-
-fn rope(c: &mut Checker, f: &str, r: &RopeDef, body_collisions: bool) {
-    let ends_ok = c.v3(&format!("{f}.start"), r.start, COORDINATE)
-        & c.v3(&format!("{f}.end"), r.end, COORDINATE);
-    if r.segments == 0 || r.segments as u64 >= MAX_PARTICLES {
-        c.fail(
-            format!("{f}.segments"),
-            format!(
-                "{} is outside the accepted range 1 ..= {}",
-                r.segments,
-                MAX_PARTICLES - 1
-            ),
-        );
-    }
-    let chord = glam::Vec3::from(r.start).distance(r.end.into());
-    let length = match r.length {
-        Some(l) => c.num(&format!("{f}.length"), l, LENGTH).then_some(l),
-        None if ends_ok && !LENGTH.contains(chord) => {
-            c.fail(
-                format!("{f}.length"),
-                format!(
-                    "start and end are {chord} m apart: give a `length` in {}",
-                    LENGTH.describe()
-                ),
-            );
-            None
-        }
-        None => ends_ok.then_some(chord),
-    };
-    c.num(&format!("{f}.mass"), r.mass, MASS);
-    c.num(&format!("{f}.compliance"), r.compliance, COMPLIANCE);
-    if let Some(b) = r.bend_compliance {
-        c.num(&format!("{f}.bend_compliance"), b, COMPLIANCE);
-    }
-    if c.num(&format!("{f}.radius"), r.radius, RADIUS)
-        && let Some(l) = length.filter(|_| r.segments > 0)
-    {
-        let colliding = r.self_collision || body_collisions;
-        collision_radius(c, f, r.radius, l / r.segments as f32, colliding);
-    }
-    for (k, &p) in r.pins.iter().enumerate() {
-        c.index(&format!("{f}.pins[{k}]"), p, r.segments as u64 + 1);
-    }
-    c.num(&format!("{f}.tip_mass"), r.tip_mass, TIP_MASS);
-}
-
-fn cloth(c: &mut Checker, f: &str, cl: &ClothDef, body_collisions: bool) {
-    c.v3(&format!("{f}.origin"), cl.origin, COORDINATE);
-    let sizes_ok = c.num(&format!("{f}.size.0"), cl.size.0, LENGTH)
-        & c.num(&format!("{f}.size.1"), cl.size.1, LENGTH);
-    let (cols, rows) = cl.resolution;
-    let mut resolution_ok = true;
-    for (name, v) in [("resolution.0", cols), ("resolution.1", rows)] {
-        if !(2..=MAX_PARTICLES as u32).contains(&v) {
-            resolution_ok = false;
-            c.fail(
-                format!("{f}.{name}"),
-                format!(
-                    "{v} is outside the accepted range 2 ..= {MAX_PARTICLES} particles per edge"
-                ),
-            );
-        }
-    }
-    c.num(&format!("{f}.mass"), cl.mass, MASS);
-    c.num(
-        &format!("{f}.stretch_compliance"),
-        cl.stretch_compliance,
-        COMPLIANCE,
-    );
-    c.num(
-        &format!("{f}.shear_compliance"),
-        cl.shear_compliance,
-        COMPLIANCE,
-    );
-    if let Some(b) = cl.bend_compliance {
-        c.num(&format!("{f}.bend_compliance"), b, COMPLIANCE);
-    }
-    if c.num(&format!("{f}.radius"), cl.radius, RADIUS) && sizes_ok && resolution_ok {
-        let spacing = (cl.size.0 / (cols - 1) as f32).min(cl.size.1 / (rows - 1) as f32);
-        let colliding = cl.self_collision || body_collisions;
-        collision_radius(c, f, cl.radius, spacing, colliding);
-    }
-    if let Some(t) = cl.tear_strain {
-        c.num(&format!("{f}.tear_strain"), t, TEAR_STRAIN);
-    }
-    if let Some(t) = cl.tear_force {
-        c.num(&format!("{f}.tear_force"), t, TEAR_FORCE);
-    }
-    for (k, &(row, col)) in cl.pins.iter().enumerate() {
-        c.index(&format!("{f}.pins[{k}].0 (row)"), row, rows as u64);
-        c.index(&format!("{f}.pins[{k}].1 (column)"), col, cols as u64);
-    }
-    c.num(&format!("{f}.aero_drag"), cl.aero_drag, AERO_COEFFICIENT);
-    c.num(&format!("{f}.aero_lift"), cl.aero_lift, AERO_COEFFICIENT);
-}
-
-fn mesh(c: &mut Checker, f: &str, m: &MeshDef, body_collisions: bool) {
-    let n = m.particles.len() as u64;
-    for (k, p) in m.particles.iter().enumerate() {
-        c.v3(
-            &format!("{f}.particles[{k}].position"),
-            p.position,
-            COORDINATE,
-        );
-        c.num(&format!("{f}.particles[{k}].mass"), p.mass, MASS);
-    }
-    for (k, l) in m.links.iter().enumerate() {
-        let a = c.index(&format!("{f}.links[{k}].a"), l.a, n);
-        let b = c.index(&format!("{f}.links[{k}].b"), l.b, n);
-        if a.is_some() && a == b {
-            c.fail(
-                format!("{f}.links[{k}]"),
-                "a link needs two different particles",
-            );
-        }
-        c.num(
-            &format!("{f}.links[{k}].compliance"),
-            l.compliance,
-            COMPLIANCE,
-        );
-        if let Some(rest) = l.rest {
-            c.num(&format!("{f}.links[{k}].rest"), rest, REST);
-        }
-    }
-    c.num(&format!("{f}.radius"), m.radius, RADIUS);
-    // A mesh's rest shape is its particles as placed.
-    let spacing = limits::spacing(m.particles.iter().map(|p| Vec3::from(p.position)));
-    if spacing.is_finite() {
-        collision_radius(c, f, m.radius, spacing, body_collisions);
     }
 }
 

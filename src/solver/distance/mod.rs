@@ -151,7 +151,7 @@ pub struct LinkView {
     pub b: usize,
     /// Rest length (m).
     pub rest: f32,
-    /// True for a link that holds only tension ([`DistanceConstraints::add_tension_only`]).
+    /// True for a link that holds only tension (a balloon's skin: slack when shorter than its rest length).
     pub tension_only: bool,
     /// Compliance (m/N).
     pub compliance: f32,
