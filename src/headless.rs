@@ -144,11 +144,17 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
             .enclosed_volume(b)
             .map(|v| format!(", volume {v:.5} m³"))
             .unwrap_or_default();
-        say!(
-            "body {b} ({kind}): particles {}, pieces {}{volume}",
-            body.count,
-            pieces[b]
-        )?;
+        match world.rods().twist_turns(b) {
+            Some(turns) => say!(
+                "body {b} ({kind}): particles {}, twist {turns:.4} turns",
+                body.count
+            )?,
+            None => say!(
+                "body {b} ({kind}): particles {}, pieces {}{volume}",
+                body.count,
+                pieces[b]
+            )?,
+        }
     }
     Ok(())
 }

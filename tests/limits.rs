@@ -13,8 +13,9 @@ use catenary::solver::{Method, World};
 use proptest::prelude::*;
 
 /// A little of everything: a rope with bending, a cloth that can tear, a
-/// mesh joined to the rope, a balloon, a soft box joined to the mesh,
-/// three colliders and a driver.
+/// mesh joined to the rope, a balloon, a soft box joined to the mesh, a
+/// curled rod clamped at both ends, three colliders and drivers (a sine,
+/// a twist and a moment on the rod).
 const BASE: &str = "Scene(
     bodies: [
         Rope(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 6, bend_compliance: 0.01, pins: [0]),
@@ -23,10 +24,14 @@ const BASE: &str = "Scene(
              links: [(a: 0, b: 1, compliance: 0.001), (a: 1, b: 2)]),
         Balloon(center: (-1.0, 1.0, -1.0), sphere_radius: 0.3, subdivisions: 1, bend_compliance: None, pins: [0]),
         SoftBox(center: (1.0, 0.7, 1.0), size: (0.2, 0.2, 0.2), resolution: (2, 2, 2)),
+        Rod(start: (-1.0, 1.5, 1.0), end: (0.0, 1.5, 1.0), segments: 8, radius: 0.01,
+            rest_darboux: (2.0, 0.0, 1.0), clamped: [0, -1]),
     ],
     joins: [(a: (0, -1), b: (2, 2), compliance: 0.001), (a: (2, 2), b: (4, -1))],
     colliders: [Ground(), Sphere(center: (0.0, 0.5, 0.0), radius: 0.3), Box(center: (1.0, 0.5, 0.0), half_extents: (0.2, 0.2, 0.2))],
-    drivers: [(body: 0, particle: -1, motion: Sine(axis: (0.0, 1.0, 0.0), amplitude: 0.1, frequency: 2.0))],
+    drivers: [(body: 0, particle: -1, motion: Sine(axis: (0.0, 1.0, 0.0), amplitude: 0.1, frequency: 2.0)),
+              (body: 5, particle: -1, motion: Twist(turns: 2.0, seconds: 1.0)),
+              (body: 5, particle: 4, motion: Moment(axis: (0.0, 0.0, 1.0), newton_metres: 0.01, seconds: 1.0))],
 )";
 
 fn base() -> Scene {
@@ -64,6 +69,13 @@ fn balloon(s: &mut Scene) -> &mut scene::BalloonDef {
 fn soft_box(s: &mut Scene) -> &mut scene::SoftBoxDef {
     match &mut s.bodies[4] {
         BodyDef::SoftBox(b) => b,
+        _ => unreachable!(),
+    }
+}
+
+fn rod(s: &mut Scene) -> &mut scene::RodDef {
+    match &mut s.bodies[5] {
+        BodyDef::Rod(r) => r,
         _ => unreachable!(),
     }
 }
@@ -213,6 +225,42 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
         }),
         ("frequency", FREQUENCY, |s, v| {
             set_motion(s, [0.0, 1.0, 0.0], 0.1, v)
+        }),
+        ("rod radius", ROD_RADIUS, |s, v| rod(s).radius = v),
+        ("rod density", DENSITY, |s, v| rod(s).density = v),
+        ("rod young_modulus", ROD_MODULUS, |s, v| {
+            rod(s).young_modulus = v
+        }),
+        ("rod shear_modulus", ROD_MODULUS, |s, v| {
+            rod(s).shear_modulus = v
+        }),
+        ("rod stretch_compliance", COMPLIANCE, |s, v| {
+            rod(s).stretch_compliance = v
+        }),
+        // Its corners need short segments: a joint turns |Ω₀|·ℓ ≤ 1 rad.
+        ("rod rest_darboux", CURVATURE, |s, v| {
+            let r = rod(s);
+            r.rest_darboux = [v, 0.0, v];
+            r.length = Some((0.9 * 8.0 / (v.abs() * 2f32.sqrt())).clamp(1e-6, 1.0));
+        }),
+        ("twist turns", TURNS, |s, v| {
+            s.drivers[1].motion = Motion::Twist {
+                turns: v,
+                seconds: 1.0,
+            }
+        }),
+        ("twist seconds", SECONDS, |s, v| {
+            s.drivers[1].motion = Motion::Twist {
+                turns: 2.0,
+                seconds: v,
+            }
+        }),
+        ("moment", MOMENT, |s, v| {
+            s.drivers[2].motion = Motion::Moment {
+                axis: [0.0, 0.0, 1.0],
+                newton_metres: v,
+                seconds: 1.0,
+            }
         }),
         ("tiny axis", AMPLITUDE, |s, v| {
             set_motion(s, [1e-23, 0.0, 0.0], v, 2.0)

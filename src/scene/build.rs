@@ -98,19 +98,31 @@ pub(crate) fn build(scene: &Scene) -> World {
     }
     for d in &scene.drivers {
         let body = &world.bodies()[d.body];
-        let particle = body.first + resolve_index(d.particle, body.count as u64).expect(VALIDATED);
-        let Motion::Sine {
-            axis,
-            amplitude,
-            frequency,
-        } = d.motion;
-        world.add_driver(Driver {
-            particle,
-            origin: world.particles.pos[particle],
-            axis: unit_axis(axis),
-            amplitude,
-            frequency,
-        });
+        let k = resolve_index(d.particle, body.count as u64).expect(VALIDATED);
+        let particle = body.first + k;
+        let done = match d.motion {
+            Motion::Sine {
+                axis,
+                amplitude,
+                frequency,
+            } => {
+                world.add_driver(Driver {
+                    particle,
+                    origin: world.particles.pos[particle],
+                    axis: unit_axis(axis),
+                    amplitude,
+                    frequency,
+                });
+                true
+            }
+            Motion::Twist { turns, seconds } => world.twist_rod(d.body, k, turns, seconds),
+            Motion::Moment {
+                axis,
+                newton_metres,
+                seconds,
+            } => world.torque_rod(d.body, k, unit_axis(axis) * newton_metres, seconds),
+        };
+        debug_assert!(done, "validation checks that the driver fits its body");
     }
     if let Some(state) = &scene.state {
         restore(&mut world, scene, state);
@@ -192,14 +204,27 @@ fn restore(world: &mut World, scene: &Scene, state: &StateDef) {
     world.set_time(state.time);
     for (b, saved) in state.bodies.iter().enumerate() {
         let range = world.bodies()[b].range();
-        for i in range.clone() {
-            world.set_pinned(i, false);
+        // Only the particles the state has free are unpinned: a rod's
+        // clamp goes with its pin, and a clamped end saved pinned keeps it.
+        for (k, i) in range.clone().enumerate() {
+            if !saved.pins.contains(&k) {
+                world.set_pinned(i, false);
+            }
         }
         for &k in &saved.pins {
             world.set_pinned(range.start + k, true);
         }
         for (k, i) in range.clone().enumerate() {
             world.set_particle(i, saved.positions[k].into(), saved.velocities[k].into());
+        }
+        if !saved.orientations.is_empty() {
+            let q: Vec<glam::Quat> = (saved.orientations.iter())
+                .map(|q| glam::Quat::from_array(*q))
+                .collect();
+            let omega: Vec<Vec3> = (saved.angular_velocities.iter())
+                .map(|&w| w.into())
+                .collect();
+            world.set_rod_state(b, &q, &omega);
         }
     }
 }

@@ -30,6 +30,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "flag_in_wind.ron",
         include_str!("../../scenes/flag_in_wind.ron"),
     ),
+    ("hair.ron", include_str!("../../scenes/hair.ron")),
     ("hammock.ron", include_str!("../../scenes/hammock.ron")),
     (
         "hanging_chain.ron",
@@ -69,6 +70,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("pendulum.ron", include_str!("../../scenes/pendulum.ron")),
     (
+        "rod_cantilever.ron",
+        include_str!("../../scenes/rod_cantilever.ron"),
+    ),
+    (
         "rope_bridge.ron",
         include_str!("../../scenes/rope_bridge.ron"),
     ),
@@ -93,6 +98,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "tied_hammock.ron",
         include_str!("../../scenes/tied_hammock.ron"),
+    ),
+    (
+        "twisted_cable.ron",
+        include_str!("../../scenes/twisted_cable.ron"),
     ),
     ("waves.ron", include_str!("../../scenes/waves.ron")),
     (

@@ -4,6 +4,7 @@
 use super::schema::*;
 use crate::solver::World;
 use crate::solver::limits;
+use crate::solver::rods::Rods;
 
 impl Scene {
     /// Copies what can change at run time — solver settings, pins,
@@ -65,10 +66,8 @@ impl Scene {
             // NaN (never in a world) would be kept, and refused on load.
             v.to_array().map(|x| x.clamp(b.min, b.max))
         };
-        let bodies = world
-            .bodies()
-            .iter()
-            .map(|body| BodyStateDef {
+        let bodies = (world.bodies().iter().enumerate())
+            .map(|(b, body)| BodyStateDef {
                 positions: body
                     .range()
                     .map(|i| within(p.pos[i], limits::COORDINATE))
@@ -82,6 +81,10 @@ impl Scene {
                     .filter(|&i| p.is_pinned(i))
                     .map(|i| i - body.first)
                     .collect(),
+                orientations: rod_column(world, b, |r, s| r.orientation(s).to_array()),
+                angular_velocities: rod_column(world, b, |r, s| {
+                    within(r.angular_velocity(s), limits::ANGULAR_SPEED)
+                }),
                 broken: world
                     .tears()
                     .iter()
@@ -109,4 +112,10 @@ impl Scene {
             broken_joins,
         });
     }
+}
+
+/// One value per segment of rod body `b` (empty for other bodies).
+fn rod_column<T>(world: &World, b: usize, value: impl Fn(&Rods, usize) -> T) -> Vec<T> {
+    let rods = world.rods();
+    rods.segments_of(b).map(|s| value(rods, s)).collect()
 }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 pub use super::bodies::balloon::BalloonDef;
 pub use super::bodies::cloth::{Bending, ClothDef, Orientation};
 pub use super::bodies::mesh::{MeshDef, MeshLink, MeshParticle};
+pub use super::bodies::rod::{RodDef, RodSolverDef};
 pub use super::bodies::rope::RopeDef;
 pub use super::bodies::soft_box::SoftBoxDef;
 use crate::solver::{Method, Settings};
@@ -77,6 +78,14 @@ pub struct BodyStateDef {
     /// Links that broke, as particle pairs `(a, b)` (default none).
     #[serde(default)]
     pub broken: Vec<(usize, usize)>,
+    /// A Rod's segment orientations, unit quaternions (x, y, z, w), one
+    /// per segment (default none: as built).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub orientations: Vec<[f32; 4]>,
+    /// A Rod's segment angular velocities (rad/s), one per segment
+    /// (default none: at rest).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub angular_velocities: Vec<V3>,
 }
 
 fn untitled() -> String {
@@ -143,6 +152,8 @@ pub enum BodyDef {
     Balloon(BalloonDef),
     /// A block of tetrahedra: a soft solid.
     SoftBox(SoftBoxDef),
+    /// A Cosserat rod: particles plus an orientation per segment.
+    Rod(RodDef),
 }
 
 /// A static collider.
@@ -210,7 +221,7 @@ pub struct JoinDef {
     pub rest: Option<f32>,
 }
 
-/// Kinematic motions.
+/// Kinematic motions and driven loads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum Motion {
@@ -222,6 +233,25 @@ pub enum Motion {
         amplitude: f32,
         /// Hz. Required.
         frequency: f32,
+    },
+    /// A clamped Rod end turns about the rod's tangent at turns/seconds
+    /// until it has turned `turns`, then holds.
+    Twist {
+        /// Turns (positive: right-handed about the tangent). Required.
+        turns: f32,
+        /// s. Required.
+        seconds: f32,
+    },
+    /// A torque (N·m) about `axis` on the segment at a Rod particle,
+    /// ramped linearly from 0 over `seconds`, then held; the particle
+    /// stays free.
+    Moment {
+        /// Direction, non-zero; normalised on load. Required.
+        axis: V3,
+        /// N·m. Required.
+        newton_metres: f32,
+        /// s. Required.
+        seconds: f32,
     },
 }
 

@@ -323,22 +323,59 @@ fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
     let Some(body) = body_at(c, format!("{f}.body"), d.body, scene) else {
         return;
     };
-    c.index(&format!("{f}.particle"), d.particle, particle_count(body));
-    let Motion::Sine {
-        axis,
-        amplitude,
-        frequency,
-    } = d.motion;
-    if axis.iter().any(|x| !x.is_finite()) {
-        c.fail(
-            format!("{f}.motion.axis"),
-            format!("{axis:?} must be finite numbers"),
-        );
-    } else if axis.iter().all(|&x| x == 0.0) {
-        c.fail(format!("{f}.motion.axis"), "must be non-zero");
+    let particle = c.index(&format!("{f}.particle"), d.particle, particle_count(body));
+    let axis_ok = |c: &mut Checker, axis: V3| {
+        if axis.iter().any(|x| !x.is_finite()) {
+            c.fail(
+                format!("{f}.motion.axis"),
+                format!("{axis:?} must be finite numbers"),
+            );
+        } else if axis.iter().all(|&x| x == 0.0) {
+            c.fail(format!("{f}.motion.axis"), "must be non-zero");
+        }
+    };
+    let rod = match body {
+        BodyDef::Rod(r) => Some(r),
+        _ => None,
+    };
+    match d.motion {
+        Motion::Sine {
+            axis,
+            amplitude,
+            frequency,
+        } => {
+            axis_ok(c, axis);
+            c.num(&format!("{f}.motion.amplitude"), amplitude, AMPLITUDE);
+            c.num(&format!("{f}.motion.frequency"), frequency, FREQUENCY);
+        }
+        Motion::Twist { turns, seconds } => {
+            c.num(&format!("{f}.motion.turns"), turns, TURNS);
+            c.num(&format!("{f}.motion.seconds"), seconds, SECONDS);
+            let n = particle_count(body);
+            let clamped = |r: &RodDef| {
+                (r.clamped.iter())
+                    .any(|&k| resolve_index(k, n).is_some() && resolve_index(k, n) == particle)
+            };
+            if !rod.is_some_and(clamped) {
+                c.fail(
+                    format!("{f}.motion"),
+                    "Twist turns a clamped end of a Rod: list the particle in the rod's `clamped`",
+                );
+            }
+        }
+        Motion::Moment {
+            axis,
+            newton_metres,
+            seconds,
+        } => {
+            axis_ok(c, axis);
+            c.num(&format!("{f}.motion.newton_metres"), newton_metres, MOMENT);
+            c.num(&format!("{f}.motion.seconds"), seconds, SECONDS);
+            if rod.is_none() {
+                c.fail(format!("{f}.motion"), "Moment acts on a Rod's segment");
+            }
+        }
     }
-    c.num(&format!("{f}.motion.amplitude"), amplitude, AMPLITUDE);
-    c.num(&format!("{f}.motion.frequency"), frequency, FREQUENCY);
 }
 
 /// A saved state must fit its scene: one entry per body, one position and
@@ -392,6 +429,7 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
                 );
             }
         }
+        rod_state(c, &f, saved, &scene.bodies[b]);
         for (k, &p) in saved.pins.iter().enumerate() {
             if p >= n {
                 c.fail(
@@ -414,6 +452,54 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
                 ),
             );
         }
+    }
+}
+
+/// A Rod's saved orientations and angular velocities: one per segment,
+/// unit quaternions, finite speeds; none for other bodies.
+fn rod_state(c: &mut Checker, f: &str, saved: &BodyStateDef, def: &BodyDef) {
+    let (q, w) = (&saved.orientations, &saved.angular_velocities);
+    let segments = match def {
+        BodyDef::Rod(r) => r.segments as usize,
+        _ if q.is_empty() && w.is_empty() => return,
+        _ => {
+            c.fail(format!("{f}.orientations"), "only a Rod has orientations");
+            return;
+        }
+    };
+    if !q.is_empty() && q.len() != segments {
+        let message = format!(
+            "{} entries for {segments} segments: one per segment is accepted",
+            q.len()
+        );
+        c.fail(format!("{f}.orientations"), message);
+    }
+    if let Some(k) = q.iter().position(|q| {
+        let norm = q.iter().map(|x| x * x).sum::<f32>().sqrt();
+        !(q.iter().all(|x| x.is_finite()) && (norm - 1.0).abs() < 1e-3)
+    }) {
+        c.fail(
+            format!("{f}.orientations[{k}]"),
+            format!("{:?} must be a unit quaternion (x, y, z, w)", q[k]),
+        );
+    }
+    if !w.is_empty() && w.len() != segments {
+        let message = format!(
+            "{} entries for {segments} segments: one per segment is accepted",
+            w.len()
+        );
+        c.fail(format!("{f}.angular_velocities"), message);
+    }
+    if let Some(k) = w
+        .iter()
+        .position(|v| !v.iter().all(|&x| ANGULAR_SPEED.contains(x)))
+    {
+        let message = format!(
+            "{:?}: each component must be within {}",
+            w[k],
+            ANGULAR_SPEED.describe()
+        );
+        c.fail(format!("{f}.angular_velocities[{k}]"), message);
     }
 }
 

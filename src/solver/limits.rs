@@ -140,6 +140,23 @@ pub const YOUNG_MODULUS: Bounds = Bounds::new(1.0, 1e9, "Pa");
 /// Poisson's ratio of a neo-Hookean soft box: 0.5 itself (incompressible)
 /// would make λ infinite.
 pub const POISSON_RATIO: Bounds = Bounds::new(0.0, 0.49, "");
+/// A rod's cross-section radius: its stiffness grows as r⁴, its
+/// rotational inertia too (a zero radius would have none).
+pub const ROD_RADIUS: Bounds = Bounds::new(1e-5, 1.0, "m");
+/// A rod's density.
+pub const DENSITY: Bounds = Bounds::new(1.0, 1e5, "kg/m³");
+/// A rod's Young's and shear moduli (steel: 2e11 and 8e10 Pa).
+pub const ROD_MODULUS: Bounds = Bounds::new(1.0, 1e12, "Pa");
+/// A rod's rest curvature and twist, per component.
+pub const CURVATURE: Bounds = Bounds::new(-1e4, 1e4, "1/m");
+/// A `Twist` driver's turns.
+pub const TURNS: Bounds = Bounds::new(-1e3, 1e3, "turns");
+/// A driver's ramp or travel time.
+pub const SECONDS: Bounds = Bounds::new(0.0, 1e5, "s");
+/// A saved rod segment's angular velocity, per component.
+pub const ANGULAR_SPEED: Bounds = Bounds::new(-1e6, 1e6, "rad/s");
+/// A `Moment` driver's torque.
+pub const MOMENT: Bounds = Bounds::new(-1e6, 1e6, "N·m");
 /// A balloon's icosphere subdivision level (level 6: 40,962 particles).
 pub const SUBDIVISIONS: RangeInclusive<u32> = 1..=6;
 /// Cells per axis of a soft box.

@@ -56,12 +56,12 @@ impl World {
         let gas: f64 = (self.volumes.iter())
             .map(|g| stored(g.compliance, g.lambda()))
             .sum();
-        links + quads + gas
+        links + quads + gas + self.rods.elastic_energy(h2)
     }
 
     /// Constraint projections per frame with the current settings.
     pub fn projections_per_frame(&self) -> u64 {
-        self.constraints.len() as u64
+        (self.constraints.len() + self.rods.constraint_count()) as u64
             * self.settings.substeps as u64
             * self.settings.iterations as u64
     }

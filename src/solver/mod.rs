@@ -53,6 +53,8 @@ pub mod neo_hookean;
 mod particles;
 mod point_triangle;
 mod quads;
+mod rod_direct;
+pub mod rods;
 mod sheets;
 mod split;
 mod tether;
@@ -319,6 +321,8 @@ pub struct World {
     pub(crate) volumes: Vec<Enclosed>,
     /// Static colliders.
     pub colliders: Vec<Collider>,
+    /// Cosserat rods: their orientations and constraints (see [`rods`]).
+    pub(crate) rods: rods::Rods,
     /// Kinematic drivers (their particles are held: w = 0).
     drivers: Vec<Driver>,
     /// Bodies in scene order, in particle order, each followed by its
@@ -488,9 +492,14 @@ impl World {
         }
     }
 
-    /// Pins (w = 0) or unpins particle `i`; tethers follow.
+    /// Pins (w = 0) or unpins particle `i`; tethers follow, and a rod's
+    /// clamp at `i` is released with its pin.
     pub fn set_pinned(&mut self, i: usize, pinned: bool) {
         self.set_hold(i, hold::PINNED, pinned);
+        if !pinned {
+            // A rod's clamped end let go of turns freely too.
+            self.rods.unclamp_at(i);
+        }
         self.tethers.invalidate();
         if pinned {
             self.particles.vel[i] = Vec3::ZERO;

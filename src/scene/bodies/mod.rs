@@ -8,6 +8,7 @@
 pub mod balloon;
 pub mod cloth;
 pub mod mesh;
+pub mod rod;
 pub mod rope;
 pub mod soft_box;
 
@@ -104,6 +105,7 @@ impl BodyDef {
             BodyDef::Mesh(m) => m,
             BodyDef::Balloon(b) => b,
             BodyDef::SoftBox(s) => s,
+            BodyDef::Rod(r) => r,
         }
     }
 
@@ -115,6 +117,7 @@ impl BodyDef {
             BodyDef::Mesh(m) => m,
             BodyDef::Balloon(b) => b,
             BodyDef::SoftBox(s) => s,
+            BodyDef::Rod(r) => r,
         }
     }
 
@@ -178,6 +181,7 @@ mod tests {
             BodyDef::Mesh(mesh::MeshDef::default()),
             BodyDef::Balloon(balloon::BalloonDef::default()),
             BodyDef::SoftBox(soft_box::SoftBoxDef::default()),
+            BodyDef::Rod(rod::RodDef::default()),
         ];
         let required = [
             "Rope(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 10)",
@@ -185,6 +189,7 @@ mod tests {
             "Mesh()",
             "Balloon(center: (0.0, 1.0, 0.0), sphere_radius: 0.3)",
             "SoftBox(center: (0.0, 0.5, 0.0), size: (0.4, 0.4, 0.4), resolution: (4, 4, 4))",
+            "Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40)",
         ];
         for (def, text) in defaults.iter().zip(required) {
             let scene = format!("Scene(bodies: [{text}])");

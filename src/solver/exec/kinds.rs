@@ -86,6 +86,22 @@ pub(crate) trait Pass: Sync {
     /// True when it has anything to do this frame.
     fn active(&self) -> bool;
 
+    /// Step 1 for the kind's own state (a rod's orientations), called by
+    /// every thread beside the particles' prediction, at time `t` with the
+    /// air's velocity factor `drag`.
+    ///
+    /// # Safety
+    /// The kind's state only; every thread touches the same share of it
+    /// in [`Pass::predict`], [`Pass::project`] and [`Pass::finish`].
+    unsafe fn predict(&self, _ctx: &Ctx, _team: &Team, _t: f64, _drag: f32) {}
+
+    /// Step 5 for the kind's own state: its velocities from the substep's
+    /// motion, beside the particles'.
+    ///
+    /// # Safety
+    /// As for [`Pass::predict`].
+    unsafe fn finish(&self, _ctx: &Ctx, _team: &Team) {}
+
     /// One projection, called by every thread of the team; `mine` is the
     /// thread's share of the particles.
     ///

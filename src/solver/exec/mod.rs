@@ -13,7 +13,7 @@
 //!      per Gauss–Seidel pass:
 //!        colour 0..n: Coloured::project for each kind     ─ barrier
 //!                     (links.rs, quads.rs)
-//!        Pass::project for each pass (gas.rs, tethers.rs) ─ barrier
+//!        Pass::project for each pass (gas, tethers, rods) ─ barrier
 //!      tally   Coloured::tally        λ into the frame's impulse
 //!      hand    Held::pull             capped hand         ─ barrier
 //!      contact RawContacts/RawSheets::find                ─ barriers inside
@@ -51,6 +51,7 @@ mod kinds;
 mod links;
 mod pool;
 mod quads;
+mod rods;
 mod shared;
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -130,9 +131,10 @@ pub(crate) fn step_frame(world: &mut World) {
         (Shared::new(&mut t.anchor), Shared::new(&mut t.length))
     });
     let tethers = tethers::TetherPass(tethers);
+    let rods = rods::RodPass(rods::RawRods::new(&mut world.rods, p.len()));
     // The kinds, in the order they are solved: a new kind is one line here.
     let coloured: [&dyn kinds::Coloured; 2] = [&links, &quads];
-    let passes: [&dyn kinds::Pass; 2] = [&gas, &tethers];
+    let passes: [&dyn kinds::Pass; 3] = [&gas, &tethers, &rods];
     let air = world.aero.any() && s.air_density > 0.0;
     let frame = step::Frame {
         settings: s,

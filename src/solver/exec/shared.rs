@@ -109,6 +109,27 @@ impl<T> Shared<T> {
         unsafe { &mut *self.ptr.add(i) }
     }
 
+    /// Elements `range`, to read.
+    ///
+    /// # Safety
+    /// `range` is within `len`; no thread writes them while the slice lives.
+    pub unsafe fn part<'a>(self, range: std::ops::Range<usize>) -> &'a [T] {
+        debug_assert!(range.start <= range.end && range.end <= self.len);
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(range.start), range.len()) }
+    }
+
+    /// Elements `range`, to change in place.
+    ///
+    /// # Safety
+    /// `range` is within `len`; no other thread reads or writes them
+    /// while the slice lives.
+    pub unsafe fn part_mut<'a>(self, range: std::ops::Range<usize>) -> &'a mut [T] {
+        debug_assert!(range.start <= range.end && range.end <= self.len);
+        // SAFETY: the caller's contract.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
+    }
+
     /// The whole slice, to read.
     ///
     /// # Safety

@@ -97,8 +97,14 @@ impl Frame<'_> {
                 unsafe { a.blow(p, mine.clone(), h, (s.air_density, s.wind)) };
                 team.sync();
             }
-            // SAFETY: `mine` is this thread's share of the particles.
-            unsafe { self.predict(mine.clone(), h, drag, t, f) };
+            // SAFETY: `mine` is this thread's share of the particles; a
+            // pass's own state is touched by the same thread all substep.
+            unsafe {
+                self.predict(mine.clone(), h, drag, t, f);
+                for pass in self.passes.iter().filter(|k| k.active()) {
+                    pass.predict(&ctx, team, t, drag);
+                }
+            }
             team.sync();
             for iteration in 0..s.iterations {
                 let first = iteration == 0;
@@ -141,8 +147,14 @@ impl Frame<'_> {
                 // SAFETY: called by every thread, between the barriers it contains.
                 unsafe { sh.find(p, team) };
             }
-            // SAFETY: `mine` is this thread's share of the particles.
-            unsafe { self.collide_and_finish(mine.clone(), h) };
+            // SAFETY: `mine` is this thread's share of the particles; a
+            // pass's own state is this thread's as in its prediction.
+            unsafe {
+                self.collide_and_finish(mine.clone(), h);
+                for pass in self.passes.iter().filter(|k| k.active()) {
+                    pass.finish(&ctx, team);
+                }
+            }
             if s.damping > 0.0 {
                 // Step 6 reads other threads' particles: wait for their step 5.
                 team.sync();

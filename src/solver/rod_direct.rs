@@ -1,0 +1,348 @@
+//! The direct solve of one rod's constraints (Deul, Kugelstadt, Weiler,
+//! Bender 2018, "Direct Position-Based Solver for Stiff Rods").
+//!
+//! Gauss–Seidel projects a rod's constraints one at a time, and a thin
+//! segment's rotational inertia is so small (w·h² ≫ α) that a pass
+//! bends a stiff rod far more than its compliance allows: stiffness then
+//! comes only from many passes. Here one pass solves every constraint of
+//! the rod at once, the XPBD step linearised about the current positions
+//! and orientations:
+//!
+//!   (J·W·Jᵀ + α̃)·Δλ = −C − α̃·λ,   Δq = W·Jᵀ·Δλ,
+//!
+//! W the particles' inverse masses and the segments' inverse inertias.
+//! Ordered per segment as [stretch–shear i, bend–twist i] (6 rows; the
+//! last segment has no joint, its 3 extra rows are the identity), the
+//! system is block tridiagonal: block i meets block i+1 through particle
+//! i+1 and orientation i+1 only. A block Thomas sweep with 6×6 Cholesky
+//! factors solves it in O(n), in f64, into per-segment scratch that is
+//! allocated when the rod is built.
+//!
+//! Jacobians (see `super::rods`): stretch–shear ∂/∂xᵢ = −I/ℓᵢ,
+//! ∂/∂xᵢ₊₁ = I/ℓᵢ, ∂/∂θᵢ = [d₃]×; bend–twist ∂/∂θᵢ = −Gᵢ, ∂/∂θᵢ₊₁ = Gᵢ
+//! with Gᵢ = `joint_gradient` (ℓ̄ the joint's mean segment length).
+
+// Small dense matrices read best as index loops, as in the formulas.
+#![allow(clippy::needless_range_loop)]
+
+use glam::{DMat3, DVec3, Quat, Vec3, Vec4};
+
+use super::rods::{darboux, joint_gradient, rotated, skew, world_inverse_inertia};
+
+type M6 = [[f64; 6]; 6];
+
+/// One segment's rows of the sweep: its diagonal block's Cholesky factor,
+/// its coupling to the next block, and the forward-swept right-hand side.
+#[derive(Clone, Copy, Debug)]
+pub struct Block {
+    d: M6,
+    c: M6,
+    y: [f64; 6],
+}
+
+impl Default for Block {
+    fn default() -> Self {
+        Self {
+            d: [[0.0; 6]; 6],
+            c: [[0.0; 6]; 6],
+            y: [0.0; 6],
+        }
+    }
+}
+
+/// One rod's tables for a direct solve: particles `prev`/`delta` (its n + 1,
+/// inverse mass in `prev.w`) and its n segments' columns.
+pub(crate) struct RodSlices<'a> {
+    pub prev: &'a [Vec4],
+    pub delta: &'a mut [Vec4],
+    pub q: &'a mut [Quat],
+    pub inv_inertia: &'a [Vec3],
+    pub length: &'a [f32],
+    pub stretch_compliance: &'a [f32],
+    pub bend_compliance: &'a [Vec3],
+    pub rest_darboux: &'a [Vec3],
+    pub lambda_stretch: &'a mut [Vec3],
+    pub lambda_bend: &'a mut [Vec3],
+    pub scratch: &'a mut [Block],
+}
+
+/// What one segment contributes, read once per solve.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// R(q) and the world inverse inertia R·diag(w)·Rᵀ.
+    r: DMat3,
+    w: DMat3,
+    /// [d₃]×.
+    skew: DMat3,
+}
+
+fn frame(q: Quat, w: Vec3) -> Frame {
+    let r = DMat3::from_quat(q.as_dquat());
+    Frame {
+        r,
+        w: world_inverse_inertia(q, w),
+        skew: skew(r.z_axis),
+    }
+}
+
+/// Writes 3×3 `m` into rows `r0..r0+3`, columns `c0..c0+3` of `a`.
+fn put(a: &mut M6, (r0, c0): (usize, usize), m: DMat3) {
+    for (c, col) in [m.x_axis, m.y_axis, m.z_axis].iter().enumerate() {
+        for (r, v) in col.to_array().iter().enumerate() {
+            a[r0 + r][c0 + c] = *v;
+        }
+    }
+}
+
+/// Cholesky factor of symmetric `a` in place (lower triangle).
+///
+/// A pivot that is not positive, or that elimination brought below 1e−9
+/// of its row's diagonal entry before it (`scale`: the block's own, before
+/// the sweep took the previous block out), belongs to a row the others
+/// already fix: a
+/// rod clamped at both ends with rigid segments has one more stretch
+/// constraint along it than it has free particles, and rounding would
+/// make that pivot tiny and its Δλ huge. Such a row is dropped from the
+/// solve — its pivot is made 1e30, so its Δλ is 0 — and the rows before
+/// it keep the constraint.
+fn cholesky(a: &mut M6, scale: [f64; 6]) {
+    for j in 0..6 {
+        let own = scale[j];
+        let mut d = a[j][j];
+        for k in 0..j {
+            d -= a[j][k] * a[j][k];
+        }
+        if !(d > 1e-9 * own && d.is_finite()) {
+            a[j][j] = 1e30;
+            for i in j + 1..6 {
+                a[i][j] = 0.0;
+            }
+            continue;
+        }
+        let d = d.sqrt();
+        a[j][j] = d;
+        for i in j + 1..6 {
+            let mut s = a[i][j];
+            for k in 0..j {
+                s -= a[i][k] * a[j][k];
+            }
+            a[i][j] = s / d;
+        }
+    }
+}
+
+/// Solves L·Lᵀ·x = b for the factor `l`, in place.
+fn solve(l: &M6, b: &mut [f64; 6]) {
+    for i in 0..6 {
+        let mut s = b[i];
+        for k in 0..i {
+            s -= l[i][k] * b[k];
+        }
+        b[i] = s / l[i][i];
+    }
+    for i in (0..6).rev() {
+        let mut s = b[i];
+        for k in i + 1..6 {
+            s -= l[k][i] * b[k];
+        }
+        b[i] = s / l[i][i];
+    }
+}
+
+fn as_f64(v: Vec3) -> DVec3 {
+    v.as_dvec3()
+}
+
+/// One direct XPBD pass over a rod (`h2` = h², `xpbd` false: PBD with
+/// stiffness `k`); λ reset first when `first`.
+pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) {
+    let n = rod.q.len();
+    if first {
+        rod.lambda_stretch.fill(Vec3::ZERO);
+        rod.lambda_bend.fill(Vec3::ZERO);
+    }
+    let x = |i: usize| (rod.prev[i] + rod.delta[i]).truncate().as_dvec3();
+    let wp = |i: usize| rod.prev[i].w as f64;
+    let alpha = |a: f32| if xpbd { (a / h2) as f64 } else { 0.0 };
+    let k = k as f64;
+    let joint = |i: usize| 0.5 * (rod.length[i] + rod.length[i + 1]) as f64;
+    // Forward sweep: assemble block i, eliminate block i − 1 from it.
+    let mut frame_i = frame(rod.q[0], rod.inv_inertia[0]);
+    for i in 0..n {
+        let f = frame_i;
+        let next = (i + 1 < n).then(|| frame(rod.q[i + 1], rod.inv_inertia[i + 1]));
+        let len = rod.length[i] as f64;
+        let a_s = alpha(rod.stretch_compliance[i]);
+        let mut b: M6 = [[0.0; 6]; 6];
+        let moving = (wp(i) + wp(i + 1)) / (len * len);
+        let ss =
+            DMat3::from_diagonal(DVec3::splat(moving + a_s)) + f.skew * f.w * f.skew.transpose();
+        put(&mut b, (0, 0), ss);
+        let c_ss = (x(i + 1) - x(i)) / len - f.r.z_axis;
+        let mut rhs = [0.0; 6];
+        let r_ss = -c_ss * k - as_f64(rod.lambda_stretch[i]) * a_s;
+        rhs[..3].copy_from_slice(&r_ss.to_array());
+        let mut c: M6 = [[0.0; 6]; 6];
+        match next {
+            Some(g) => {
+                let lb = joint(i);
+                let a_b = if xpbd {
+                    as_f64(rod.bend_compliance[i]) / h2 as f64
+                } else {
+                    DVec3::ZERO
+                };
+                let gi = joint_gradient(rod.q[i], rod.q[i + 1], lb as f32);
+                let bt = gi * (f.w + g.w) * gi.transpose() + DMat3::from_diagonal(a_b);
+                put(&mut b, (3, 3), bt);
+                let cross = -(f.skew * f.w * gi.transpose());
+                put(&mut b, (0, 3), cross);
+                put(&mut b, (3, 0), cross.transpose());
+                let c_bt = as_f64(darboux(rod.q[i], rod.q[i + 1], lb as f32) - rod.rest_darboux[i]);
+                let r_bt = -c_bt * k - a_b * as_f64(rod.lambda_bend[i]);
+                rhs[3..].copy_from_slice(&r_bt.to_array());
+                // Coupling to block i + 1: particle i + 1, orientation i + 1.
+                let len_next = rod.length[i + 1] as f64;
+                put(
+                    &mut c,
+                    (0, 0),
+                    DMat3::from_diagonal(DVec3::splat(-wp(i + 1) / (len * len_next))),
+                );
+                put(&mut c, (3, 0), gi * g.w * g.skew.transpose());
+                if i + 2 < n {
+                    let next_joint =
+                        joint_gradient(rod.q[i + 1], rod.q[i + 2], joint(i + 1) as f32);
+                    put(&mut c, (3, 3), -(gi * g.w * next_joint.transpose()));
+                }
+            }
+            None => put(&mut b, (3, 3), DMat3::IDENTITY),
+        }
+        let scale: [f64; 6] = std::array::from_fn(|r| b[r][r]);
+        if i > 0 {
+            // D_i = B_i − C_{i−1}ᵀ·D_{i−1}⁻¹·C_{i−1}, y_i = r_i − (D_{i−1}⁻¹C_{i−1})ᵀ·y_{i−1}.
+            let prev = rod.scratch[i - 1];
+            let mut g: M6 = [[0.0; 6]; 6];
+            for col in 0..6 {
+                let mut v = [0.0; 6];
+                for row in 0..6 {
+                    v[row] = prev.c[row][col];
+                }
+                solve(&prev.d, &mut v);
+                for row in 0..6 {
+                    g[row][col] = v[row];
+                }
+            }
+            for r in 0..6 {
+                for s in 0..6 {
+                    let mut sum = 0.0;
+                    for t in 0..6 {
+                        sum += prev.c[t][r] * g[t][s];
+                    }
+                    b[r][s] -= sum;
+                }
+                let mut sum = 0.0;
+                for t in 0..6 {
+                    sum += g[t][r] * prev.y[t];
+                }
+                rhs[r] -= sum;
+            }
+        }
+        cholesky(&mut b, scale);
+        rod.scratch[i] = Block { d: b, c, y: rhs };
+        if let Some(g) = next {
+            frame_i = g;
+        }
+    }
+    // Back substitution: Δλ_i = D_i⁻¹(y_i − C_i·Δλ_{i+1}), kept in y.
+    for i in (0..n).rev() {
+        let mut v = rod.scratch[i].y;
+        if i + 1 < n {
+            let after = rod.scratch[i + 1].y;
+            let c = rod.scratch[i].c;
+            for (r, vr) in v.iter_mut().enumerate() {
+                *vr -= (0..6).map(|t| c[r][t] * after[t]).sum::<f64>();
+            }
+        }
+        solve(&rod.scratch[i].d, &mut v);
+        rod.scratch[i].y = v;
+    }
+    // A system too ill-conditioned for f64 (hostile radii and torques)
+    // moves nothing this pass rather than anything to infinity.
+    if !rod
+        .scratch
+        .iter()
+        .all(|b| b.y.iter().all(|v| v.is_finite()))
+    {
+        return;
+    }
+    // Δx = W·Jᵀ·Δλ and the orientations' turns. A pass moves a particle
+    // at most a segment length and turns a frame at most half a radian:
+    // well-posed rods move far less, and an ill-conditioned one (hostile
+    // radii, torques) is slowed, not flung to infinity.
+    let RodSlices {
+        prev,
+        delta,
+        q,
+        inv_inertia,
+        length,
+        lambda_stretch,
+        lambda_bend,
+        scratch,
+        ..
+    } = rod;
+    let dl_ss = |i: usize| DVec3::from_slice(&scratch[i].y[..3]);
+    let dl_bt = |i: usize| DVec3::from_slice(&scratch[i].y[3..]);
+    let push = |j: usize| {
+        let mut push = DVec3::ZERO;
+        if j > 0 {
+            push += dl_ss(j - 1) / length[j - 1] as f64;
+        }
+        if j < n {
+            push -= dl_ss(j) / length[j] as f64;
+        }
+        push * prev[j].w as f64
+    };
+    let mut scale = 1.0f64;
+    for j in 0..=n {
+        let (reach, moved) = (length[j.min(n - 1)] as f64, push(j).length());
+        if moved > reach {
+            scale = scale.min(reach / moved);
+        }
+    }
+    let joint = |i: usize| 0.5 * (length[i] + length[i + 1]);
+    // Each segment's turn from its own rows and the joints on either side,
+    // with the frames where the system was linearised: segment s is turned
+    // only after its turn and joint s's push are known, and neither reads
+    // it again.
+    let turn_frames = |q: &mut [Quat], apply: Option<f64>| {
+        let (mut carried, mut largest) = (DVec3::ZERO, 0.0f64);
+        for s in 0..n {
+            let f = frame(q[s], inv_inertia[s]);
+            let mut general = f.skew.transpose() * dl_ss(s) + carried;
+            if s + 1 < n {
+                let joint_push = joint_gradient(q[s], q[s + 1], joint(s)).transpose() * dl_bt(s);
+                general -= joint_push;
+                carried = joint_push;
+            }
+            let turn = f.w * general;
+            largest = largest.max(turn.length());
+            if let Some(scale) = apply {
+                q[s] = rotated(q[s], (turn * scale).as_vec3());
+            }
+        }
+        largest
+    };
+    let largest = turn_frames(q, None);
+    if largest > 0.5 {
+        scale = scale.min(0.5 / largest);
+    }
+    for (j, d) in delta.iter_mut().enumerate() {
+        *d += (push(j) * scale).as_vec3().extend(0.0);
+    }
+    turn_frames(q, Some(scale));
+    for s in 0..n {
+        lambda_stretch[s] += (dl_ss(s) * scale).as_vec3();
+        if s + 1 < n {
+            lambda_bend[s] += (dl_bt(s) * scale).as_vec3();
+        }
+    }
+}
