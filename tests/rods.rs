@@ -277,3 +277,16 @@ fn a_rest_curvature_a_joint_cannot_reach_is_refused_naming_the_field() {
     assert!(errors.contains("bodies[0].rest_darboux"), "{errors}");
     assert!(errors.contains("accepted up to 10 1/m"), "{errors}");
 }
+
+#[test]
+fn rods_give_the_same_bits_on_one_and_two_threads() {
+    let run = |threads: usize| {
+        let mut w = common::scene_world("hair.ron");
+        w.set_threads(threads);
+        for _ in 0..60 {
+            w.step();
+        }
+        w.particles.pos().to_vec()
+    };
+    assert_eq!(run(1), run(2));
+}
