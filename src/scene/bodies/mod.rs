@@ -15,7 +15,8 @@ pub mod soft_box;
 use glam::Vec3;
 
 use super::schema::BodyDef;
-use super::validate::{Checker, resolve_index};
+use super::schema::V3;
+use super::validate::{Checker, MAX_PARTICLES, resolve_index};
 use crate::solver::{Body, LinkKind, Shape, Tag, World};
 
 /// What the panel and the summaries say of a kind.
@@ -134,6 +135,20 @@ pub(super) fn pin(world: &mut World, first: usize, n: usize, pins: &[i64]) {
         let k = resolve_index(p, n as u64).expect("pins checked by scene validation");
         world.set_pinned(first + k, true);
     }
+}
+
+/// A chain's ends and segment count (a rope's, a rod's); true when both
+/// ends are coordinates.
+pub(super) fn check_chain(c: &mut Checker, f: &str, (start, end): (V3, V3), segments: u32) -> bool {
+    use crate::solver::limits::COORDINATE;
+    let ends_ok =
+        c.v3(&format!("{f}.start"), start, COORDINATE) & c.v3(&format!("{f}.end"), end, COORDINATE);
+    if segments == 0 || segments as u64 >= MAX_PARTICLES {
+        let most = MAX_PARTICLES - 1;
+        let message = format!("{segments} is outside the accepted range 1 ..= {most}");
+        c.fail(format!("{f}.segments"), message);
+    }
+    ends_ok
 }
 
 /// Stretch links of body `body` on `edges` (indices from particle

@@ -5,8 +5,8 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::super::schema::V3;
-use super::super::validate::{Checker, MAX_PARTICLES, collision_radius, resolve_index};
-use super::{Facts, Kind, pin};
+use super::super::validate::{Checker, collision_radius, resolve_index};
+use super::{Facts, Kind, check_chain, pin};
 use crate::solver::limits::*;
 use crate::solver::rods::{RodMaterial, RodSolver};
 use crate::solver::{Body, Shape, World};
@@ -157,13 +157,7 @@ impl Kind for RodDef {
 
     fn check(&self, c: &mut Checker, f: &str, body_collisions: bool) {
         let r = self;
-        let ends_ok = c.v3(&format!("{f}.start"), r.start, COORDINATE)
-            & c.v3(&format!("{f}.end"), r.end, COORDINATE);
-        if r.segments == 0 || r.segments as u64 >= MAX_PARTICLES {
-            let most = MAX_PARTICLES - 1;
-            let message = format!("{} is outside the accepted range 1 ..= {most}", r.segments);
-            c.fail(format!("{f}.segments"), message);
-        }
+        let ends_ok = check_chain(c, f, (r.start, r.end), r.segments);
         let chord = Vec3::from(r.start).distance(r.end.into());
         if ends_ok && !LENGTH.contains(chord) {
             let message = format!(

@@ -4,8 +4,8 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::super::schema::{V3, one, rope_compliance, rope_radius};
-use super::super::validate::{Checker, MAX_PARTICLES, collision_radius};
-use super::{Facts, Kind, pin, pinned};
+use super::super::validate::{Checker, collision_radius};
+use super::{Facts, Kind, check_chain, pin, pinned};
 use crate::solver::limits::*;
 use crate::solver::{Body, LinkKind, Shape, Tag, World};
 
@@ -108,18 +108,7 @@ impl Kind for RopeDef {
 
     fn check(&self, c: &mut Checker, f: &str, body_collisions: bool) {
         let r = self;
-        let ends_ok = c.v3(&format!("{f}.start"), r.start, COORDINATE)
-            & c.v3(&format!("{f}.end"), r.end, COORDINATE);
-        if r.segments == 0 || r.segments as u64 >= MAX_PARTICLES {
-            c.fail(
-                format!("{f}.segments"),
-                format!(
-                    "{} is outside the accepted range 1 ..= {}",
-                    r.segments,
-                    MAX_PARTICLES - 1
-                ),
-            );
-        }
+        let ends_ok = check_chain(c, f, (r.start, r.end), r.segments);
         let chord = Vec3::from(r.start).distance(r.end.into());
         let length = match r.length {
             Some(l) => c.num(&format!("{f}.length"), l, LENGTH).then_some(l),
