@@ -19,7 +19,7 @@
 //! allocated when the rod is built.
 //!
 //! Jacobians (see `super::rods`): stretch–shear ∂/∂xᵢ = −I/ℓᵢ,
-//! ∂/∂xᵢ₊₁ = I/ℓᵢ, ∂/∂θᵢ = [d₃]×; bend–twist ∂/∂θᵢ = −Gᵢ, ∂/∂θᵢ₊₁ = Gᵢ
+//! ∂/∂xᵢ₊₁ = I/ℓᵢ, ∂/∂θᵢ = \[d₃\]×; bend–twist ∂/∂θᵢ = −Gᵢ, ∂/∂θᵢ₊₁ = Gᵢ
 //! with Gᵢ = `joint_gradient` (ℓ̄ the joint's mean segment length).
 
 // Small dense matrices read best as index loops, as in the formulas.
@@ -72,7 +72,7 @@ struct Frame {
     /// R(q) and the world inverse inertia R·diag(w)·Rᵀ.
     r: DMat3,
     w: DMat3,
-    /// [d₃]×.
+    /// \[d₃\]×.
     skew: DMat3,
 }
 

@@ -17,19 +17,20 @@
 //! J = πr⁴/2, so its compliance is αₖ = 1/(Kₖ·ℓ).
 //!
 //! Orientations move by rotation vectors: a correction Δθ (rad, world
-//! frame) changes q by ½[Δθ, 0]·q, normalised. A segment's rotational
+//! frame) changes q by ½\[Δθ, 0\]·q, normalised. A segment's rotational
 //! inertia is its cross-section's, ρ·I·ℓ about d₁ and d₂ and ρ·J·ℓ about
 //! d₃ (its mass is lumped on its two particles); inverse inertias are
 //! kept in the material frame, where they are diagonal. The gradients:
-//! - stretch–shear: ∂C/∂xᵢ = −1/ℓ, ∂C/∂xᵢ₊₁ = 1/ℓ, ∂C/∂θ = [d₃]×, so
+//! - stretch–shear: ∂C/∂xᵢ = −1/ℓ, ∂C/∂xᵢ₊₁ = 1/ℓ, ∂C/∂θ = \[d₃\]×, so
 //!   Δθ = w⊥·(Δλ × d₃) and the rotation adds w⊥ to the generalised
 //!   inverse mass of C's rows across d₃ (none along it);
-//! - bend–twist: ∂C/∂θᵢ₊₁ = R(qᵢ)ᵀ/ℓ = −∂C/∂θᵢ for a small relative
-//!   rotation, so the generalised inverse mass is diagonal in the
-//!   material frame, (wᵢ + wᵢ₊₁)/ℓ².
+//! - bend–twist: ∂C/∂θᵢ₊₁ = −∂C/∂θᵢ = G = (r_w·I − \[r_v\]×)·R(qᵢ)ᵀ/ℓ
+//!   with r = q̄ᵢqᵢ₊₁ (see `joint_gradient`; R(qᵢ)ᵀ/ℓ for a small
+//!   relative rotation), and its three rows are solved together.
 //!
-//! Each rod is solved by one thread, constraint after constraint
-//! (Gauss–Seidel), stretch–shear along the rod then bend–twist.
+//! Each rod is solved by one thread: by default all its constraints at
+//! once (`rod_direct`), or constraint after constraint (Gauss–Seidel),
+//! stretch–shear along the rod then bend–twist.
 
 use glam::{DMat3, DVec3, Quat, Vec3};
 
@@ -56,8 +57,8 @@ pub struct Rods {
     pub(crate) free_inertia: Vec<Vec3>,
     /// Rest length ℓ of the segment (m).
     pub(crate) length: Vec<f32>,
-    /// Stretch–shear compliance of the segment's C (1/N·m… : α/ℓ² of the
-    /// scene's m/N).
+    /// Stretch–shear compliance of the segment's C, a strain: the scene's
+    /// α (m/N) over ℓ², so a force F stretches it α·F.
     pub(crate) stretch_compliance: Vec<f32>,
     /// Bend–twist compliance of the joint after this segment, per
     /// component (unused on a rod's last segment).
@@ -438,7 +439,7 @@ pub(crate) fn darboux(q0: Quat, q1: Quat, len: f32) -> Vec3 {
 }
 
 /// `q` turned by the small rotation vector `dtheta` (rad, world frame):
-/// q + ½[Δθ, 0]·q, normalised.
+/// q + ½\[Δθ, 0\]·q, normalised.
 #[inline]
 pub(crate) fn rotated(q: Quat, dtheta: Vec3) -> Quat {
     let dq = Quat::from_xyzw(dtheta.x, dtheta.y, dtheta.z, 0.0) * q;
@@ -508,8 +509,8 @@ fn within_turn(turn: f32) -> f32 {
 
 /// The bend–twist constraint's gradient G = ∂Ω/∂θ₁ = −∂Ω/∂θ₀ of the
 /// joint between frames `q0`, `q1` (world rotation vectors θ): with
-/// r = q̄₀q₁ (the shorter), turning q₁ by δ changes r by ½[R₀ᵀδ]·r, so
-/// Im(r) by ½(r_w·I − [r_v]×)·R₀ᵀδ and G = (r_w·I − [r_v]×)·R₀ᵀ/ℓ.
+/// r = q̄₀q₁ (the shorter), turning q₁ by δ changes r by ½\[R₀ᵀδ\]·r, so
+/// Im(r) by ½(r_w·I − \[r_v\]×)·R₀ᵀδ and G = (r_w·I − \[r_v\]×)·R₀ᵀ/ℓ.
 /// (For a small relative rotation G → R₀ᵀ/ℓ; keeping r_w and r_v keeps the
 /// correction along the true gradient when a joint is bent, which a
 /// coiled rod's are: a projection off its gradient does work.)
@@ -520,7 +521,7 @@ pub(crate) fn joint_gradient(q0: Quat, q1: Quat, len: f32) -> DMat3 {
     m * DMat3::from_quat(q0.as_dquat()).transpose() / len as f64
 }
 
-/// [v]×, the matrix of v × ·.
+/// \[v\]×, the matrix of v × ·.
 pub(crate) fn skew(v: DVec3) -> DMat3 {
     DMat3::from_cols(
         DVec3::new(0.0, v.z, -v.y),
