@@ -290,3 +290,18 @@ fn rods_give_the_same_bits_on_one_and_two_threads() {
     };
     assert_eq!(run(1), run(2));
 }
+
+#[test]
+fn unpinning_a_clamped_end_frees_its_frame_and_unpinning_a_neighbour_does_not() {
+    let mut w = world(
+        "Scene(bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 10,
+                            clamped: [-1], pins: [-2])])",
+    );
+    w.set_pinned(9, false);
+    assert!(
+        w.rods().is_clamped(0, 10),
+        "a neighbour's pin released the clamp"
+    );
+    w.set_pinned(10, false);
+    assert!(!w.rods().is_clamped(0, 10));
+}

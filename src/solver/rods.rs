@@ -55,6 +55,8 @@ pub struct Rods {
     pub(crate) inv_inertia: Vec<Vec3>,
     /// The inverse inertia a clamped segment gets back when freed.
     pub(crate) free_inertia: Vec<Vec3>,
+    /// The world particle clamping the segment, or `NO_CLAMP`.
+    pub(crate) clamp: Vec<u32>,
     /// Rest length ℓ of the segment (m).
     pub(crate) length: Vec<f32>,
     /// Stretch–shear compliance of the segment's C, a strain: the scene's
@@ -78,6 +80,9 @@ pub struct Rods {
     /// Per segment: the direct solver's rows (see `rod_direct`).
     pub(crate) scratch: Vec<super::rod_direct::Block>,
 }
+
+/// A segment no particle clamps.
+const NO_CLAMP: u32 = u32::MAX;
 
 /// One rod's place in the tables.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -204,6 +209,7 @@ impl Rods {
             let free = Vec3::new(1.0 / bend, 1.0 / bend, 1.0 / twist);
             self.inv_inertia.push(free);
             self.free_inertia.push(free);
+            self.clamp.push(NO_CLAMP);
             self.length.push(len);
             self.stretch_compliance
                 .push(m.stretch_compliance / (len * len));
@@ -244,27 +250,30 @@ impl Rods {
         (k <= r.segments).then(|| r.first_segment + k.min(r.segments - 1))
     }
 
-    /// Fixes segment `s`'s orientation (a clamped end), or frees it.
-    pub(crate) fn set_clamped(&mut self, s: usize, clamped: bool) {
-        self.inv_inertia[s] = if clamped {
+    /// Fixes segment `s`'s orientation, clamped by world particle
+    /// `by` (a clamped end), or frees it (None).
+    pub(crate) fn set_clamped(&mut self, s: usize, by: Option<usize>) {
+        self.clamp[s] = by.map_or(NO_CLAMP, |i| i as u32);
+        self.inv_inertia[s] = if by.is_some() {
             Vec3::ZERO
         } else {
             self.free_inertia[s]
         };
         self.omega[s] = Vec3::ZERO;
-        if !clamped {
+        if by.is_none() {
             self.twist[s] = None;
         }
     }
 
-    /// Frees the clamp at world particle `i`, if a rod has one there: an
+    /// Frees the clamp world particle `i` holds, if it holds one: an
     /// unpinned clamped end turns freely (and a Twist driver on it stops).
+    /// Another particle of the segment, unpinned, leaves it clamped.
     pub(crate) fn unclamp_at(&mut self, i: usize) {
         let found = (self.rods.iter())
             .find(|r| (r.first_particle..=r.first_particle + r.segments).contains(&i))
             .map(|r| r.first_segment + (i - r.first_particle).min(r.segments - 1));
-        if let Some(s) = found.filter(|&s| self.inv_inertia[s] == Vec3::ZERO) {
-            self.set_clamped(s, false);
+        if let Some(s) = found.filter(|&s| self.clamp[s] == i as u32) {
+            self.set_clamped(s, None);
         }
     }
 
@@ -365,7 +374,7 @@ impl super::World {
         };
         let i = r.first_particle + k;
         self.set_pinned(i, true);
-        self.rods.set_clamped(s, true);
+        self.rods.set_clamped(s, Some(i));
         true
     }
 
