@@ -255,6 +255,18 @@ fn fields() -> Vec<(&'static str, Bounds, Edit)> {
                 seconds: v,
             }
         }),
+        ("slide offset", OFFSET, |s, v| {
+            s.drivers[0].motion = Motion::Slide {
+                offset: [v, -v, v],
+                seconds: 1.0,
+            }
+        }),
+        ("slide seconds", SECONDS, |s, v| {
+            s.drivers[0].motion = Motion::Slide {
+                offset: [0.5, 0.0, 0.0],
+                seconds: v,
+            }
+        }),
         ("moment", MOMENT, |s, v| {
             s.drivers[2].motion = Motion::Moment {
                 axis: [0.0, 0.0, 1.0],

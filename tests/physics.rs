@@ -332,15 +332,40 @@ fn damped_scenes_stay_finite_and_no_more_strained_than_undamped() {
 }
 
 #[test]
+fn a_slide_driver_moves_its_particle_at_constant_speed_then_holds() {
+    let mut w = common::world(
+        "Scene(bodies: [Rope(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 4, pins: [0])],
+               drivers: [(body: 0, particle: -1, motion: Slide(offset: (-0.6, 0.3, 0.0), seconds: 1.0))])",
+    );
+    for frame in 1..=90 {
+        w.step();
+        let done = (frame as f32 / 60.0).min(1.0);
+        let expected = glam::Vec3::new(1.0 - 0.6 * done, 1.0 + 0.3 * done, 0.0);
+        let at = w.particles.pos()[4];
+        assert!(
+            at.distance(expected) < 1e-5,
+            "frame {frame}: {at} vs {expected}"
+        );
+    }
+}
+
+#[test]
 fn a_driven_particle_follows_its_sine_exactly_and_a_held_one_its_target() {
     let mut w = scene_world("waves.ron");
     let d = w.drivers()[0];
+    let catenary::solver::DriverPath::Sine {
+        axis,
+        amplitude,
+        frequency,
+    } = d.path
+    else {
+        panic!("waves.ron drives a sine");
+    };
     for frame in 1..=90 {
         w.step();
         let t = frame as f64 / 60.0;
         let expected = d.origin
-            + d.axis
-                * (d.amplitude * (std::f64::consts::TAU * d.frequency as f64 * t).sin() as f32);
+            + axis * (amplitude * (std::f64::consts::TAU * frequency as f64 * t).sin() as f32);
         // f32 time products: 1e-6 m on a 1 cm amplitude.
         assert!(
             w.particles.pos()[d.particle].distance(expected) < 1e-6,

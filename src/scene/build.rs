@@ -4,7 +4,9 @@ use glam::Vec3;
 
 use super::schema::*;
 use super::validate::resolve_index;
-use crate::solver::{Body, Collider, Driver, Faces, LinkKind, Settings, Shape, Tag, World};
+use crate::solver::{
+    Body, Collider, Driver, DriverPath, Faces, LinkKind, Settings, Shape, Tag, World,
+};
 
 impl From<&SolverDef> for Settings {
     fn from(s: &SolverDef) -> Self {
@@ -109,9 +111,22 @@ pub(crate) fn build(scene: &Scene) -> World {
                 world.add_driver(Driver {
                     particle,
                     origin: world.particles.pos[particle],
-                    axis: unit_axis(axis),
-                    amplitude,
-                    frequency,
+                    path: DriverPath::Sine {
+                        axis: unit_axis(axis),
+                        amplitude,
+                        frequency,
+                    },
+                });
+                true
+            }
+            Motion::Slide { offset, seconds } => {
+                world.add_driver(Driver {
+                    particle,
+                    origin: world.particles.pos[particle],
+                    path: DriverPath::Slide {
+                        offset: offset.into(),
+                        seconds,
+                    },
                 });
                 true
             }

@@ -70,6 +70,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("pendulum.ron", include_str!("../../scenes/pendulum.ron")),
     (
+        "plectoneme.ron",
+        include_str!("../../scenes/plectoneme.ron"),
+    ),
+    (
         "rod_cantilever.ron",
         include_str!("../../scenes/rod_cantilever.ron"),
     ),

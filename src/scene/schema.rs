@@ -242,6 +242,14 @@ pub enum Motion {
         /// s. Required.
         seconds: f32,
     },
+    /// The particle becomes kinematic and moves by `offset` at constant
+    /// speed over `seconds`, then holds.
+    Slide {
+        /// m. Required.
+        offset: V3,
+        /// s. Required.
+        seconds: f32,
+    },
     /// A torque (N·m) about `axis` on the segment at a Rod particle,
     /// ramped linearly from 0 over `seconds`, then held; the particle
     /// stays free.

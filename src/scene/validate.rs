@@ -348,6 +348,10 @@ fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
             c.num(&format!("{f}.motion.amplitude"), amplitude, AMPLITUDE);
             c.num(&format!("{f}.motion.frequency"), frequency, FREQUENCY);
         }
+        Motion::Slide { offset, seconds } => {
+            c.v3(&format!("{f}.motion.offset"), offset, OFFSET);
+            c.num(&format!("{f}.motion.seconds"), seconds, SECONDS);
+        }
         Motion::Twist { turns, seconds } => {
             c.num(&format!("{f}.motion.turns"), turns, TURNS);
             c.num(&format!("{f}.motion.seconds"), seconds, SECONDS);

@@ -155,6 +155,8 @@ pub const TURNS: Bounds = Bounds::new(-1e3, 1e3, "turns");
 pub const SECONDS: Bounds = Bounds::new(0.0, 1e5, "s");
 /// A saved rod segment's angular velocity, per component.
 pub const ANGULAR_SPEED: Bounds = Bounds::new(-1e6, 1e6, "rad/s");
+/// A `Slide` driver's offset, per component.
+pub const OFFSET: Bounds = Bounds::new(-1e3, 1e3, "m");
 /// A `Moment` driver's torque.
 pub const MOMENT: Bounds = Bounds::new(-1e6, 1e6, "N·m");
 /// A balloon's icosphere subdivision level (level 6: 40,962 particles).

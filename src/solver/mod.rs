@@ -287,26 +287,59 @@ impl Body {
     }
 }
 
-/// A particle moved kinematically: x(t) = origin + axis·amplitude·sin(2π·frequency·t).
+/// A particle moved kinematically along `path` from `origin`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Driver {
     /// World particle index.
     pub particle: usize,
     /// Rest position x₀ (m).
     pub origin: Vec3,
-    /// Unit direction of motion.
-    pub axis: Vec3,
-    /// Amplitude (m).
-    pub amplitude: f32,
-    /// Frequency (Hz).
-    pub frequency: f32,
+    /// How it moves.
+    pub path: DriverPath,
+}
+
+/// How a driven particle moves from its origin x₀.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DriverPath {
+    /// x(t) = x₀ + axis·amplitude·sin(2π·frequency·t).
+    Sine {
+        /// Unit direction of motion.
+        axis: Vec3,
+        /// Amplitude (m).
+        amplitude: f32,
+        /// Frequency (Hz).
+        frequency: f32,
+    },
+    /// x(t) = x₀ + offset·min(t/seconds, 1): at constant speed, then held.
+    Slide {
+        /// Where it ends up, from x₀ (m).
+        offset: Vec3,
+        /// How long it takes (s; 0: at once).
+        seconds: f32,
+    },
 }
 
 impl Driver {
     /// Position at time `t` (s).
     pub fn position(&self, t: f64) -> Vec3 {
-        let phase = (std::f64::consts::TAU * self.frequency as f64 * t).sin() as f32;
-        self.origin + self.axis * (self.amplitude * phase)
+        match self.path {
+            DriverPath::Sine {
+                axis,
+                amplitude,
+                frequency,
+            } => {
+                let phase = (std::f64::consts::TAU * frequency as f64 * t).sin() as f32;
+                self.origin + axis * (amplitude * phase)
+            }
+            DriverPath::Slide { offset, seconds } => {
+                let done = if seconds > 0.0 {
+                    (t / seconds as f64).min(1.0) as f32
+                } else {
+                    1.0
+                };
+                self.origin + offset * done
+            }
+        }
     }
 }
 
