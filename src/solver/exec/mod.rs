@@ -99,10 +99,11 @@ pub(crate) fn step_frame(world: &mut World) {
         force: Shared::new(std::slice::from_mut(&mut g.force)),
     });
     // The step indexes these tables by particle without bounds checks.
-    // Safe code can reach the first three (`particles.pos` is a public
-    // Vec, `constraints.add` and `Enclosed::new` take any index): checked
-    // here, once per step, in O(bodies) — a panic with a message, never a
-    // read out of bounds (issue 22's two programs segfaulted).
+    // Safe code can no longer make them disagree (the particle tables are
+    // private, `World::add_link`, `add_quad` and `add_body` check their
+    // indices); the unsafe code still checks its own premise here, once
+    // per step, in O(bodies): a panic with a message, never a read out of
+    // bounds.
     p.assert_consistent();
     assert!(
         world.constraints.particles_named() <= p.len(),
@@ -119,7 +120,8 @@ pub(crate) fn step_frame(world: &mut World) {
             p.len()
         );
     }
-    assert!(!world.tethers.any() || world.tethers.anchor.len() == p.len());
+    let t = &world.tethers;
+    assert!(!t.any() || (t.anchor.len() == p.len() && t.length.len() == p.len()));
     assert!(world.grab.is_none_or(|g| g.particle < p.len()));
     assert!(world.aero.dv.len() == p.len() || !world.aero.any());
     assert!(world.aero.start.len() == p.len() + 1 || !world.aero.any());
