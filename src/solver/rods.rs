@@ -318,12 +318,6 @@ impl Rods {
         self.omega[s]
     }
 
-    /// Segment `s`'s material frame (d₁, d₂, d₃), world frame.
-    pub fn frame(&self, s: usize) -> [Vec3; 3] {
-        let q = self.q[s];
-        [q * Vec3::X, q * Vec3::Y, q * Vec3::Z]
-    }
-
     /// The rods' stored energy (J) as their constraints last pushed, as
     /// for the other kinds: ½·α·(λ/h²)² per row of every stretch–shear and
     /// bend–twist constraint of the last substep (`h2` = h²).
