@@ -144,6 +144,16 @@ pub fn run(path: &Path, overrides: &Overrides, opts: &RunOptions) -> Result<()> 
             .enclosed_volume(b)
             .map(|v| format!(", volume {v:.5} m³"))
             .unwrap_or_default();
+        if let Some(r) = world.rigids().of_body(b) {
+            let r = &world.rigids().bodies[r];
+            say!(
+                "body {b} ({kind}): mass {:.3} kg, speed {:.4} m/s, spin {:.4} rad/s",
+                r.mass,
+                r.v.length(),
+                r.omega.length()
+            )?;
+            continue;
+        }
         match world.rods().twist_turns(b) {
             Some(turns) => say!(
                 "body {b} ({kind}): particles {}, twist {turns:.4} turns",
@@ -261,9 +271,21 @@ impl CsvWriter {
     }
 
     fn frame(&mut self, frame: u64, world: &World) -> Result<()> {
+        let rigid = world.rigids();
         for (b, body) in world.bodies().iter().enumerate() {
-            for (k, i) in body.range().enumerate() {
-                let p = world.particles.pos[i];
+            // A rigid body's pose is four points: its centre and one metre
+            // along each of its axes.
+            let points: Vec<glam::Vec3> = match rigid.of_body(b) {
+                Some(r) => {
+                    let r = &rigid.bodies[r];
+                    let axes = [glam::Vec3::X, glam::Vec3::Y, glam::Vec3::Z];
+                    std::iter::once(r.x)
+                        .chain(axes.map(|a| r.point(a)))
+                        .collect()
+                }
+                None => world.particles.pos[body.range()].to_vec(),
+            };
+            for (k, p) in points.iter().enumerate() {
                 writeln!(self.out, "{frame},{b},{k},{},{},{}", p.x, p.y, p.z)
                     .with_context(|| format!("{}: cannot write", self.path.display()))?;
             }

@@ -41,6 +41,8 @@ fn stepping_allocates_nothing_after_warm_up() {
         "soft_bodies.ron",
         "tear_apart.ron",
         "thin_shelf.ron",
+        "rigid_wrecking_ball.ron",
+        "plank_bridge.ron",
     ] {
         for threads in [1, 2] {
             let mut w = catenary::scene::load(&dir.join(name)).unwrap().build();

@@ -273,16 +273,26 @@ fn save_then_load_gives_the_same_world() {
     for path in scenes() {
         let mut scene = scene::load(&path).unwrap();
         let mut world = scene.build();
-        // A run-time edit: pin the middle particle of the first body, unpin its first.
-        let body = world.bodies()[0].clone();
-        world.set_pinned(body.first + body.count / 2, true);
-        world.set_pinned(body.first, false);
+        // A run-time edit: pin the middle particle of the first body with
+        // particles (a rigid body has none), unpin its first.
+        let b = (world.bodies().iter())
+            .position(|b| b.count > 0)
+            .unwrap_or(0);
+        let body = world.bodies()[b].clone();
+        if body.count > 0 {
+            world.set_pinned(body.first + body.count / 2, true);
+            world.set_pinned(body.first, false);
+        }
         world.settings.substeps = 13;
-        // A soft box (its tetrahedra keep it from passing through itself)
-        // and a mesh have no self-collision field: the panel offers no switch.
-        let has_field = !matches!(scene.bodies[0], BodyDef::SoftBox(_) | BodyDef::Mesh(_));
-        let colliding = !world.self_collision(0);
-        let switched = has_field && world.set_self_collision(0, colliding);
+        // A soft box (its tetrahedra keep it from passing through itself),
+        // a mesh and a rigid body have no self-collision field: the panel
+        // offers no switch.
+        let has_field = !matches!(
+            scene.bodies[b],
+            BodyDef::SoftBox(_) | BodyDef::Mesh(_) | BodyDef::Rigid(_)
+        );
+        let colliding = !world.self_collision(b);
+        let switched = has_field && world.set_self_collision(b, colliding);
         scene.capture(&world);
         let out = dir.join(path.file_name().unwrap());
         scene::save(&out, &scene).unwrap();
@@ -299,7 +309,7 @@ fn save_then_load_gives_the_same_world() {
         assert_eq!(rebuilt.settings, world.settings);
         assert_eq!(rebuilt.constraints.len(), world.constraints.len());
         // Ropes, cloths and balloons switch self-collision in the panel, and keep it.
-        assert_eq!(rebuilt.self_collision(0), switched, "{}", path.display());
+        assert_eq!(rebuilt.self_collision(b), switched, "{}", path.display());
         assert!(
             !out.with_extension("ron.tmp").exists(),
             "temp file left behind"

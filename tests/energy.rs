@@ -12,7 +12,8 @@ fn books(w: &World) -> f64 {
     w.kinetic_energy() + w.potential_energy() + w.elastic_energy()
 }
 
-/// The weight of everything that can move, N (at 1 m/s² at least): the
+/// The weight of everything that can move, particles and rigid bodies, N
+/// (at 1 m/s² at least): the
 /// scale of the tolerance, joules per metre of fall.
 fn weight(w: &World) -> f64 {
     let p = &w.particles;
@@ -21,7 +22,11 @@ fn weight(w: &World) -> f64 {
         .iter()
         .zip(p.inv_mass())
         .filter(|(_, iw)| **iw > 0.0);
-    free.map(|(m, _)| *m as f64).sum::<f64>() * w.settings.gravity.length().max(1.0) as f64
+    let rigid = (w.rigids().bodies.iter())
+        .filter(|r| !r.fixed)
+        .map(|r| r.mass as f64);
+    let mass = free.map(|(m, _)| *m as f64).sum::<f64>() + rigid.sum::<f64>();
+    mass * w.settings.gravity.length().max(1.0) as f64
 }
 
 /// The largest rise of the books' one-second means over `seconds`: how

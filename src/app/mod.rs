@@ -27,6 +27,7 @@ mod scene_io;
 mod scenery;
 mod shadow;
 mod shadow_map;
+mod solids;
 mod stepping;
 mod surface;
 mod sweep_panel;

@@ -103,18 +103,28 @@ impl App {
                     .corner_radius(6.0)
                     .inner_margin(egui::Margin::symmetric(12, 6))
                     .show(ui, |ui| {
-                        let what = match self.world.bodies().first().map(|b| &b.shape) {
-                            Some(Shape::Rope) => "the rope",
-                            Some(Shape::Cloth { .. }) => "the cloth",
-                            Some(Shape::Closed { .. }) => "the body",
-                            Some(Shape::Mesh) | None => "a particle",
+                        // The first body with particles: the hand holds
+                        // particles only (rigid bodies are not grabbed yet).
+                        let first = (self.world.bodies().iter())
+                            .find(|b| b.shape != Shape::Rigid)
+                            .map(|b| &b.shape);
+                        let what = match first {
+                            Some(Shape::Rope) => Some("the rope"),
+                            Some(Shape::Cloth { .. }) => Some("the cloth"),
+                            Some(Shape::Closed { .. }) => Some("the body"),
+                            Some(Shape::Mesh | Shape::Rigid) => Some("a particle"),
+                            None => None,
+                        };
+                        let hint = match what {
+                            Some(what) => format!(
+                                "drag {what} · right-click to pin · scroll to zoom · H for help"
+                            ),
+                            None => "drag to orbit · scroll to zoom · H for help".to_string(),
                         };
                         ui.label(
-                            RichText::new(format!(
-                                "drag {what} · right-click to pin · scroll to zoom · H for help"
-                            ))
-                            .color(Color32::from_rgba_unmultiplied(235, 235, 235, a))
-                            .size(16.0),
+                            RichText::new(hint)
+                                .color(Color32::from_rgba_unmultiplied(235, 235, 235, a))
+                                .size(16.0),
                         );
                     });
             });

@@ -158,6 +158,11 @@ impl Renderer {
             draw_colliders(&world.colliders, camera.target, &self.shadow_map, &mut mesh);
             self.mesh = Some(mesh);
         }
+        if !world.rigids().is_empty() {
+            let mut mesh = self.take_mesh();
+            super::solids::draw_rigids(&world.rigids().bodies, &self.shadow_map, &mut mesh);
+            self.mesh = Some(mesh);
+        }
         self.compute_values(world, display);
         let eye = camera.eye();
         let forward = camera.forward();
@@ -183,6 +188,7 @@ impl Renderer {
                 }
                 Shape::Rope if display.chain_links => self.chain(world, b, eye, display.colour),
                 Shape::Rope | Shape::Mesh => self.links(world, b, eye, 1.0, Some(display.colour)),
+                Shape::Rigid => {}
                 Shape::Closed { ref triangles } => {
                     self.closed(world, b, triangles, eye, display);
                     if display.wireframe {

@@ -89,6 +89,7 @@ pub(crate) fn build(scene: &Scene) -> World {
     for j in &scene.joins {
         join(&mut world, scene, j);
     }
+    super::joints::build(&mut world, scene);
     world.constraints.sort_colours();
     world.reserve_for_splits();
     if scene.solver.body_collisions {
@@ -100,7 +101,12 @@ pub(crate) fn build(scene: &Scene) -> World {
     }
     for d in &scene.drivers {
         let body = &world.bodies()[d.body];
-        let k = resolve_index(d.particle, body.count as u64).expect(VALIDATED);
+        // A rigid body's one point is its centre, particle 0.
+        let points = scene.bodies[d.body]
+            .kind()
+            .state_points()
+            .unwrap_or(body.count);
+        let k = resolve_index(d.particle, points as u64).expect(VALIDATED);
         let particle = body.first + k;
         let done = match d.motion {
             Motion::Sine {
@@ -135,7 +141,13 @@ pub(crate) fn build(scene: &Scene) -> World {
                 axis,
                 newton_metres,
                 seconds,
-            } => world.torque_rod(d.body, k, unit_axis(axis) * newton_metres, seconds),
+            } => match world.rigids().of_body(d.body) {
+                Some(r) => {
+                    world.torque_rigid(r, unit_axis(axis) * newton_metres, seconds);
+                    true
+                }
+                None => world.torque_rod(d.body, k, unit_axis(axis) * newton_metres, seconds),
+            },
         };
         debug_assert!(done, "validation checks that the driver fits its body");
     }
@@ -232,7 +244,15 @@ fn restore(world: &mut World, scene: &Scene, state: &StateDef) {
         for (k, i) in range.clone().enumerate() {
             world.set_particle(i, saved.positions[k].into(), saved.velocities[k].into());
         }
-        if !saved.orientations.is_empty() {
+        if let Some(r) = world.rigids().of_body(b) {
+            let q = glam::Quat::from_array(saved.orientations[0]);
+            let pose = (saved.positions[0].into(), q);
+            let motion = (
+                saved.velocities[0].into(),
+                saved.angular_velocities[0].into(),
+            );
+            world.set_rigid_state(r, pose, motion);
+        } else if !saved.orientations.is_empty() {
             let q: Vec<glam::Quat> = (saved.orientations.iter())
                 .map(|q| glam::Quat::from_array(*q))
                 .collect();
@@ -280,7 +300,7 @@ fn collider(c: &ColliderDef) -> Collider {
 
 /// `axis` scaled to length 1, computed in f64 so that neither a tiny
 /// (1e−23) nor a huge (3e38) finite axis underflows or overflows.
-fn unit_axis(axis: V3) -> Vec3 {
+pub(super) fn unit_axis(axis: V3) -> Vec3 {
     let [x, y, z] = axis.map(f64::from);
     let scale = x.abs().max(y.abs()).max(z.abs());
     let (x, y, z) = (x / scale, y / scale, z / scale);

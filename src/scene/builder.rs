@@ -31,6 +31,8 @@ impl Scene {
             bodies: Vec::new(),
             colliders: Vec::new(),
             joins: Vec::new(),
+            joints: Vec::new(),
+            attachments: Vec::new(),
             drivers: Vec::new(),
             camera: CameraDef::default(),
             state: None,

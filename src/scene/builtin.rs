@@ -70,8 +70,16 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("pendulum.ron", include_str!("../../scenes/pendulum.ron")),
     (
+        "plank_bridge.ron",
+        include_str!("../../scenes/plank_bridge.ron"),
+    ),
+    (
         "plectoneme.ron",
         include_str!("../../scenes/plectoneme.ron"),
+    ),
+    (
+        "rigid_wrecking_ball.ron",
+        include_str!("../../scenes/rigid_wrecking_ball.ron"),
     ),
     (
         "rod_cantilever.ron",
@@ -90,6 +98,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "soft_materials.ron",
         include_str!("../../scenes/soft_materials.ron"),
     ),
+    ("swing.ron", include_str!("../../scenes/swing.ron")),
     (
         "tear_apart.ron",
         include_str!("../../scenes/tear_apart.ron"),
@@ -102,6 +111,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "tied_hammock.ron",
         include_str!("../../scenes/tied_hammock.ron"),
+    ),
+    (
+        "tumbling_box.ron",
+        include_str!("../../scenes/tumbling_box.ron"),
     ),
     (
         "twisted_cable.ron",

@@ -66,32 +66,46 @@ impl Scene {
             // NaN (never in a world) would be kept, and refused on load.
             v.to_array().map(|x| x.clamp(b.min, b.max))
         };
+        let rigid = world.rigids();
         let bodies = (world.bodies().iter().enumerate())
-            .map(|(b, body)| BodyStateDef {
-                positions: body
-                    .range()
-                    .map(|i| within(p.pos[i], limits::COORDINATE))
-                    .collect(),
-                velocities: body
-                    .range()
-                    .map(|i| within(p.vel[i], limits::SPEED))
-                    .collect(),
-                pins: body
-                    .range()
-                    .filter(|&i| p.is_pinned(i))
-                    .map(|i| i - body.first)
-                    .collect(),
-                orientations: rod_column(world, b, |r, s| r.orientation(s).to_array()),
-                angular_velocities: rod_column(world, b, |r, s| {
-                    within(r.angular_velocity(s), limits::ANGULAR_SPEED)
-                }),
-                broken: world
-                    .tears()
-                    .iter()
-                    .map(|&(a, b)| (a as usize, b as usize))
-                    .filter(|(a, b)| body.range().contains(a) && body.range().contains(b))
-                    .map(|(a, b)| (a - body.first, b - body.first))
-                    .collect(),
+            .map(|(b, body)| match rigid.of_body(b) {
+                Some(r) => {
+                    let r = &rigid.bodies[r];
+                    BodyStateDef {
+                        positions: vec![within(r.x, limits::COORDINATE)],
+                        velocities: vec![within(r.v, limits::SPEED)],
+                        pins: Vec::new(),
+                        broken: Vec::new(),
+                        orientations: vec![r.q.to_array()],
+                        angular_velocities: vec![within(r.omega, limits::ANGULAR_SPEED)],
+                    }
+                }
+                None => BodyStateDef {
+                    positions: body
+                        .range()
+                        .map(|i| within(p.pos[i], limits::COORDINATE))
+                        .collect(),
+                    velocities: body
+                        .range()
+                        .map(|i| within(p.vel[i], limits::SPEED))
+                        .collect(),
+                    pins: body
+                        .range()
+                        .filter(|&i| p.is_pinned(i))
+                        .map(|i| i - body.first)
+                        .collect(),
+                    orientations: rod_column(world, b, |r, s| r.orientation(s).to_array()),
+                    angular_velocities: rod_column(world, b, |r, s| {
+                        within(r.angular_velocity(s), limits::ANGULAR_SPEED)
+                    }),
+                    broken: world
+                        .tears()
+                        .iter()
+                        .map(|&(a, b)| (a as usize, b as usize))
+                        .filter(|(a, b)| body.range().contains(a) && body.range().contains(b))
+                        .map(|(a, b)| (a - body.first, b - body.first))
+                        .collect(),
+                },
             })
             .collect();
         let broken: std::collections::HashSet<(usize, usize)> = world

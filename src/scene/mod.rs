@@ -11,6 +11,7 @@ mod builder;
 mod builtin;
 mod capture;
 mod error;
+mod joints;
 mod locate;
 mod meshes;
 mod output;

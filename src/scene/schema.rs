@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 pub use super::bodies::balloon::BalloonDef;
 pub use super::bodies::cloth::{Bending, ClothDef, Orientation};
 pub use super::bodies::mesh::{MeshDef, MeshLink, MeshParticle};
+pub use super::bodies::rigid::{RigidDef, RigidShapeDef};
 pub use super::bodies::rod::{RodDef, RodSolverDef};
 pub use super::bodies::rope::RopeDef;
 pub use super::bodies::soft_box::SoftBoxDef;
@@ -39,6 +40,12 @@ pub struct Scene {
     /// Links between particles of two bodies.
     #[serde(default)]
     pub joins: Vec<JoinDef>,
+    /// Joints between two rigid bodies, or a rigid body and the world.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub joints: Vec<JointDef>,
+    /// Particles held at points of rigid bodies, both ways.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<AttachmentDef>,
     /// Kinematically moved particles.
     #[serde(default)]
     pub drivers: Vec<DriverDef>,
@@ -154,6 +161,88 @@ pub enum BodyDef {
     SoftBox(SoftBoxDef),
     /// A Cosserat rod: particles plus an orientation per segment.
     Rod(RodDef),
+    /// A rigid body: a box, ball or capsule.
+    Rigid(RigidDef),
+}
+
+/// `joints: [(...)]`: between rigid bodies `a` and `b` (None: the world).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointDef {
+    /// Index in `bodies` of a Rigid body. Required.
+    pub a: usize,
+    /// Index in `bodies` of another Rigid body; None: the world (default).
+    #[serde(default)]
+    pub b: Option<usize>,
+    /// Ball | Hinge(axis) | Slider(axis) | Fixed. Required.
+    pub kind: JointKindDef,
+    /// The joint's point in world coordinates as built (m). Required.
+    pub anchor: V3,
+    /// m/N for positions, rad/(N·m) for angles (default 0: rigid).
+    #[serde(default)]
+    pub compliance: f32,
+    /// Some((min, max)): rad about a Hinge's axis, m along a Slider's
+    /// (default None).
+    #[serde(default, with = "limits")]
+    pub limits: Option<(f32, f32)>,
+}
+
+/// `Some((min, max))` as DESIGN §3 writes it: with the files'
+/// `unwrap_variant_newtypes`, RON reads a tuple straight inside `Some(`
+/// as its bare fields (`Some(min, max)`), so the pair goes through a
+/// newtype, which takes the parentheses back; Save as writes it as
+/// `((min, max))` (implicit `Some`), which reads back the same.
+mod limits {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Pair((f32, f32));
+
+    pub fn serialize<S: Serializer>(v: &Option<(f32, f32)>, s: S) -> Result<S::Ok, S::Error> {
+        v.map(Pair).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<(f32, f32)>, D::Error> {
+        Ok(Option::<Pair>::deserialize(d)?.map(|p| p.0))
+    }
+}
+
+/// What a joint lets move.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum JointKindDef {
+    /// Turns freely about its anchor.
+    Ball,
+    /// Turns about `axis` (world, as built) only.
+    Hinge {
+        /// Non-zero; normalised on load.
+        axis: V3,
+    },
+    /// Slides along `axis` (world, as built) without turning.
+    Slider {
+        /// Non-zero; normalised on load.
+        axis: V3,
+    },
+    /// Holds the two together.
+    Fixed,
+}
+
+/// `attachments: [(...)]`: particle `particle` of body `body` held at
+/// point `anchor` (the rigid body's frame) of Rigid body `rigid`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttachmentDef {
+    /// Index in `bodies` of a body with particles. Required.
+    pub body: usize,
+    /// The particle, numbered as in `pins` (negatives from the end). Required.
+    pub particle: i64,
+    /// Index in `bodies` of a Rigid body. Required.
+    pub rigid: usize,
+    /// The point in the rigid body's own frame (m) (default its centre).
+    #[serde(default)]
+    pub anchor: V3,
+    /// m/N (default 0: rigid).
+    #[serde(default)]
+    pub compliance: f32,
 }
 
 /// A static collider.

@@ -163,6 +163,7 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
     for (i, j) in scene.joins.iter().enumerate() {
         join(&mut c, &format!("joins[{i}]"), j, scene);
     }
+    super::joints::check(&mut c, scene);
     if let Some(caption) = &scene.caption
         && caption.chars().count() > MAX_CAPTION_CHARS
     {
@@ -323,7 +324,19 @@ fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
     let Some(body) = body_at(c, format!("{f}.body"), d.body, scene) else {
         return;
     };
-    let particle = c.index(&format!("{f}.particle"), d.particle, particle_count(body));
+    // A rigid body's one point is its centre, particle 0.
+    let points = body
+        .kind()
+        .state_points()
+        .map_or(particle_count(body), |n| n as u64);
+    let particle = c.index(&format!("{f}.particle"), d.particle, points);
+    let is_rigid = matches!(body, BodyDef::Rigid(_));
+    if is_rigid && !matches!(d.motion, Motion::Moment { .. }) {
+        c.fail(
+            format!("{f}.motion"),
+            "a Rigid body is driven by a Moment only",
+        );
+    }
     let axis_ok = |c: &mut Checker, axis: V3| {
         if axis.iter().any(|x| !x.is_finite()) {
             c.fail(
@@ -375,8 +388,11 @@ fn driver(c: &mut Checker, f: &str, d: &DriverDef, scene: &Scene) {
             axis_ok(c, axis);
             c.num(&format!("{f}.motion.newton_metres"), newton_metres, MOMENT);
             c.num(&format!("{f}.motion.seconds"), seconds, SECONDS);
-            if rod.is_none() {
-                c.fail(format!("{f}.motion"), "Moment acts on a Rod's segment");
+            if rod.is_none() && !is_rigid {
+                c.fail(
+                    format!("{f}.motion"),
+                    "Moment acts on a Rod's segment or a Rigid body",
+                );
             }
         }
     }
@@ -407,15 +423,16 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
     let counts = replay_tears(c, scene, st);
     for (b, (saved, &n)) in st.bodies.iter().zip(&counts).enumerate() {
         let f = format!("state.bodies[{b}]");
+        let points = scene.bodies[b].kind().state_points().unwrap_or(n);
         for (name, list, bounds) in [
             ("positions", &saved.positions, COORDINATE),
             ("velocities", &saved.velocities, SPEED),
         ] {
-            if list.len() != n {
+            if list.len() != points {
                 c.fail(
                     format!("{f}.{name}"),
                     format!(
-                        "{} entries for {n} particles: one per particle is accepted",
+                        "{} entries for {points} points: one per particle (a Rigid body: its centre) is accepted",
                         list.len()
                     ),
                 );
@@ -459,21 +476,26 @@ fn state(c: &mut Checker, scene: &Scene, st: &StateDef) {
     }
 }
 
-/// A Rod's saved orientations and angular velocities: one per segment,
-/// unit quaternions, finite speeds; none for other bodies.
+/// A Rod's saved orientations and angular velocities: one per segment
+/// (or none), a Rigid body's one; unit quaternions, finite speeds; none
+/// for other bodies.
 fn rod_state(c: &mut Checker, f: &str, saved: &BodyStateDef, def: &BodyDef) {
     let (q, w) = (&saved.orientations, &saved.angular_velocities);
-    let segments = match def {
-        BodyDef::Rod(r) => r.segments as usize,
-        _ if q.is_empty() && w.is_empty() => return,
-        _ => {
-            c.fail(format!("{f}.orientations"), "only a Rod has orientations");
+    let segments = match def.kind().orientations() {
+        0 if q.is_empty() && w.is_empty() => return,
+        0 => {
+            c.fail(
+                format!("{f}.orientations"),
+                "only a Rod or a Rigid body has orientations",
+            );
             return;
         }
+        n => n,
     };
-    if !q.is_empty() && q.len() != segments {
+    let rigid = matches!(def, BodyDef::Rigid(_));
+    if (rigid || !q.is_empty()) && q.len() != segments {
         let message = format!(
-            "{} entries for {segments} segments: one per segment is accepted",
+            "{} entries for {segments} orientations: one per segment (a Rigid body: one) is accepted",
             q.len()
         );
         c.fail(format!("{f}.orientations"), message);
@@ -487,9 +509,9 @@ fn rod_state(c: &mut Checker, f: &str, saved: &BodyStateDef, def: &BodyDef) {
             format!("{:?} must be a unit quaternion (x, y, z, w)", q[k]),
         );
     }
-    if !w.is_empty() && w.len() != segments {
+    if (rigid || !w.is_empty()) && w.len() != segments {
         let message = format!(
-            "{} entries for {segments} segments: one per segment is accepted",
+            "{} entries for {segments} orientations: one per segment (a Rigid body: one) is accepted",
             w.len()
         );
         c.fail(format!("{f}.angular_velocities"), message);

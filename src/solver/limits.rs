@@ -163,6 +163,14 @@ pub const MOMENT: Bounds = Bounds::new(-1e6, 1e6, "N·m");
 pub const SUBDIVISIONS: RangeInclusive<u32> = 1..=6;
 /// Cells per axis of a soft box.
 pub const CELLS: RangeInclusive<u32> = 1..=100;
+/// A rigid body's half extents, radius or half length.
+pub const RIGID_SIZE: Bounds = Bounds::new(1e-3, 100.0, "m");
+/// A rotation vector's components (rad): any turn, written up to 1000 rad.
+pub const ROTATION: Bounds = Bounds::new(-1e3, 1e3, "rad");
+/// A joint's or attachment's compliance (m/N, rad/(N·m)).
+pub const JOINT_COMPLIANCE: Bounds = Bounds::new(0.0, 1e3, "");
+/// A hinge's angle limits (rad).
+pub const HINGE_ANGLE: Bounds = Bounds::new(-std::f32::consts::PI, std::f32::consts::PI, "rad");
 /// Coulomb friction μ.
 pub const FRICTION: Bounds = Bounds::new(0.0, 100.0, "");
 /// Strain past which a constraint tears.

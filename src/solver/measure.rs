@@ -15,23 +15,27 @@ impl World {
         }
     }
 
-    /// Kinetic energy Σ ½mv² of the free particles (J).
+    /// Kinetic energy Σ ½mv² of the free particles, and ½mv² + ½ωᵀIω of
+    /// the rigid bodies (J).
     pub fn kinetic_energy(&self) -> f64 {
         let p = &self.particles;
-        (0..p.len())
+        let particles: f64 = (0..p.len())
             .filter(|&i| p.inv_mass[i] > 0.0)
             .map(|i| 0.5 * p.mass[i] as f64 * p.vel[i].length_squared() as f64)
-            .sum()
+            .sum();
+        particles + self.rigids.kinetic_energy()
     }
 
-    /// Gravitational potential energy Σ −m·g·x of the free particles (J).
+    /// Gravitational potential energy Σ −m·g·x of the free particles and
+    /// rigid bodies (J).
     pub fn potential_energy(&self) -> f64 {
         let p = &self.particles;
         let g = self.settings.gravity;
-        (0..p.len())
+        let particles: f64 = (0..p.len())
             .filter(|&i| p.inv_mass[i] > 0.0)
             .map(|i| -(p.mass[i] as f64) * g.dot(p.pos[i]) as f64)
-            .sum()
+            .sum();
+        particles + self.rigids.potential_energy(g)
     }
 
     /// Elastic energy Σ ½·α·F² of the compliant constraints of every kind,
@@ -56,12 +60,13 @@ impl World {
         let gas: f64 = (self.volumes.iter())
             .map(|g| stored(g.compliance, g.lambda()))
             .sum();
-        links + quads + gas + self.rods.elastic_energy(h2)
+        links + quads + gas + self.rods.elastic_energy(h2) + self.rigids.elastic_energy(h2)
     }
 
     /// Constraint projections per frame with the current settings.
     pub fn projections_per_frame(&self) -> u64 {
-        (self.constraints.len() + self.rods.constraint_count()) as u64
+        (self.constraints.len() + self.rods.constraint_count() + self.rigids.constraint_count())
+            as u64
             * self.settings.substeps as u64
             * self.settings.iterations as u64
     }
@@ -90,6 +95,8 @@ impl World {
     /// the normal push of contacts took).
     pub fn energy_books(&self) -> EnergyBooks {
         let [drag, damping, friction] = self.particles.losses();
+        let [rigid_drag, rigid_friction] = self.rigids.losses();
+        let (drag, friction) = (drag + rigid_drag, friction + rigid_friction);
         EnergyBooks {
             kinetic: self.kinetic_energy(),
             gravity: self.potential_energy(),

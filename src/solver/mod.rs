@@ -53,6 +53,7 @@ pub mod neo_hookean;
 mod particles;
 mod point_triangle;
 mod quads;
+pub mod rigid;
 mod rod_direct;
 pub mod rods;
 mod sheets;
@@ -221,6 +222,8 @@ pub enum Shape {
     },
     /// Free-form particles and links.
     Mesh,
+    /// A rigid body: no particles; its pose is in [`World::rigids`].
+    Rigid,
     /// A closed surface (a balloon, a soft solid's skin): outward-wound
     /// triangles, indices relative to the body's first particle.
     Closed {
@@ -361,6 +364,8 @@ pub struct World {
     pub colliders: Vec<Collider>,
     /// Cosserat rods: their orientations and constraints (see [`rods`]).
     pub(crate) rods: rods::Rods,
+    /// Rigid bodies, their joints and attachments (see [`rigid`]).
+    pub(crate) rigids: rigid::Rigids,
     /// Kinematic drivers (their particles are held: w = 0).
     drivers: Vec<Driver>,
     /// Bodies in scene order, in particle order, each followed by its

@@ -8,6 +8,7 @@
 pub mod balloon;
 pub mod cloth;
 pub mod mesh;
+pub mod rigid;
 pub mod rod;
 pub mod rope;
 pub mod soft_box;
@@ -41,6 +42,18 @@ pub(crate) trait Kind {
 
     /// The particles it creates, if its sizes are sane.
     fn particle_count(&self) -> u64;
+
+    /// The positions (and velocities) its saved state has, when not one
+    /// per particle (a rigid body's: its centre of mass).
+    fn state_points(&self) -> Option<usize> {
+        None
+    }
+
+    /// The orientations (and angular velocities) its saved state has: a
+    /// rod's one per segment, a rigid body's one.
+    fn orientations(&self) -> usize {
+        0
+    }
 
     /// Range checks of every field, under the field path `f`
     /// ("bodies[2]"); `body_collisions`: the scene's collisions between
@@ -107,6 +120,7 @@ impl BodyDef {
             BodyDef::Balloon(b) => b,
             BodyDef::SoftBox(s) => s,
             BodyDef::Rod(r) => r,
+            BodyDef::Rigid(r) => r,
         }
     }
 
@@ -119,6 +133,7 @@ impl BodyDef {
             BodyDef::Balloon(b) => b,
             BodyDef::SoftBox(s) => s,
             BodyDef::Rod(r) => r,
+            BodyDef::Rigid(r) => r,
         }
     }
 
@@ -197,6 +212,7 @@ mod tests {
             BodyDef::Balloon(balloon::BalloonDef::default()),
             BodyDef::SoftBox(soft_box::SoftBoxDef::default()),
             BodyDef::Rod(rod::RodDef::default()),
+            BodyDef::Rigid(rigid::RigidDef::default()),
         ];
         let required = [
             "Rope(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 10)",

@@ -155,6 +155,10 @@ impl Kind for RodDef {
         self.segments as u64 + 1
     }
 
+    fn orientations(&self) -> usize {
+        self.segments as usize
+    }
+
     fn check(&self, c: &mut Checker, f: &str, body_collisions: bool) {
         let r = self;
         let ends_ok = check_chain(c, f, (r.start, r.end), r.segments);

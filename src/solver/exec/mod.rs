@@ -13,7 +13,7 @@
 //!      per Gauss–Seidel pass:
 //!        colour 0..n: Coloured::project for each kind     ─ barrier
 //!                     (links.rs, quads.rs)
-//!        Pass::project for each pass (gas, tethers, rods) ─ barrier
+//!        Pass::project for each pass (gas, rigid, tethers, rods) ─ barrier
 //!      tally   Coloured::tally        λ into the frame's impulse
 //!      hand    Held::pull             capped hand         ─ barrier
 //!      contact RawContacts/RawSheets::find                ─ barriers inside
@@ -51,6 +51,7 @@ mod kinds;
 mod links;
 mod pool;
 mod quads;
+mod rigid;
 mod rods;
 mod shared;
 #[cfg(target_arch = "x86_64")]
@@ -81,6 +82,7 @@ pub(crate) fn step_frame(world: &mut World) {
     world.sheets.fit(world.particles.len());
     world.sheets.forget_torn(world.constraints.broken());
     world.aero.fit(world.particles.len());
+    (world.rigids).reserve_contacts(world.colliders.len(), world.particles.len());
     let p = &mut world.particles;
     let max_force = world.hand.max_force;
     world.held_links.clear();
@@ -133,10 +135,19 @@ pub(crate) fn step_frame(world: &mut World) {
         (Shared::new(&mut t.anchor), Shared::new(&mut t.length))
     });
     let tethers = tethers::TetherPass(tethers);
+    let tether_table = tethers.0;
     let rods = rods::RodPass(rods::RawRods::new(&mut world.rods, p.len()));
+    let rigid = rigid::RigidPass {
+        rigids: (!world.rigids.is_empty())
+            .then(|| Shared::new(std::slice::from_mut(&mut world.rigids))),
+        colliders: &world.colliders,
+        gravity: s.gravity,
+        wind: s.wind,
+        tethers: tether_table,
+    };
     // The kinds, in the order they are solved: a new kind is one line here.
     let coloured: [&dyn kinds::Coloured; 2] = [&links, &quads];
-    let passes: [&dyn kinds::Pass; 3] = [&gas, &tethers, &rods];
+    let passes: [&dyn kinds::Pass; 4] = [&gas, &rigid, &tethers, &rods];
     let air = world.aero.any() && s.air_density > 0.0;
     let frame = step::Frame {
         settings: s,

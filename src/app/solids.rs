@@ -1,0 +1,112 @@
+//! Rigid bodies drawn as lit solids: a box's faces split in a grid (so
+//! shadows fall on it vertex by vertex), a ball and a capsule in rings of
+//! latitude, painted in two tones by octant so their turning shows.
+
+use macroquad::models::Mesh;
+use macroquad::prelude::*;
+
+use super::render::{Renderer, flush, rgba, vertex};
+use super::shadow_map::{ShadowMap, shade};
+use crate::solver::rigid::{Rigid, RigidShape};
+
+/// A rigid body's two tones: light wood, darker wood.
+const WOOD: [f32; 3] = [0.80, 0.55, 0.32];
+const WOOD_DARK: [f32; 3] = [0.55, 0.34, 0.18];
+/// A fixed body: stone, as the colliders.
+const FIXED: [f32; 3] = [0.55, 0.58, 0.6];
+
+/// Draws every rigid body into `mesh`, lit with `map`'s shadows.
+pub fn draw_rigids(bodies: &[Rigid], map: &ShadowMap, mesh: &mut Mesh) {
+    for r in bodies {
+        let tone = |local: Vec3| {
+            if r.fixed {
+                FIXED
+            } else if (local.x >= 0.0) ^ (local.y >= 0.0) ^ (local.z >= 0.0) {
+                WOOD
+            } else {
+                WOOD_DARK
+            }
+        };
+        let mut put = |mesh: &mut Mesh, local: Vec3, n: Vec3, tone_at: Vec3| {
+            let (p, n) = (r.point(local), r.q * n);
+            let lit = shade(n, map.light_at(p, n));
+            mesh.vertices.push(vertex(p, rgba(tone(tone_at), lit)));
+        };
+        match r.shape {
+            RigidShape::Box(e) => {
+                const SPLIT: usize = 8;
+                for axis in 0..3 {
+                    for side in [-1.0f32, 1.0] {
+                        Renderer::flush_if_full(mesh, (SPLIT + 1) * (SPLIT + 1));
+                        let mut n = Vec3::ZERO;
+                        n[axis] = side;
+                        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+                        let base = mesh.vertices.len();
+                        for i in 0..=SPLIT {
+                            for j in 0..=SPLIT {
+                                let mut p = n * e;
+                                p[u] = e[u] * (2.0 * i as f32 / SPLIT as f32 - 1.0);
+                                p[v] = e[v] * (2.0 * j as f32 / SPLIT as f32 - 1.0);
+                                // Quarters of a face in two tones, so
+                                // the box's turning shows.
+                                put(mesh, p, n, p);
+                            }
+                        }
+                        grid(mesh, base, SPLIT, SPLIT, side < 0.0);
+                    }
+                }
+            }
+            RigidShape::Sphere(radius) => rings(mesh, radius, 0.0, &mut put),
+            RigidShape::Capsule(radius, half) => rings(mesh, radius, half, &mut put),
+        }
+    }
+    flush(mesh);
+}
+
+/// A ball of `radius` (`half` = 0) or a capsule whose half balls sit
+/// `half` above and below the centre along y.
+fn rings(
+    mesh: &mut Mesh,
+    radius: f32,
+    half: f32,
+    put: &mut impl FnMut(&mut Mesh, Vec3, Vec3, Vec3),
+) {
+    const AROUND: usize = 24;
+    const RINGS: usize = 16;
+    Renderer::flush_if_full(mesh, (RINGS + 2) * (AROUND + 1));
+    let base = mesh.vertices.len();
+    // Rings of the top half ball, then the bottom one: the band between
+    // the two equators is the capsule's cylinder.
+    let mut rows = 0;
+    for ring in 0..=RINGS + 1 {
+        let (k, shift) = if ring <= RINGS / 2 {
+            (ring, half)
+        } else {
+            (ring - 1, -half)
+        };
+        let polar = std::f32::consts::PI * k as f32 / RINGS as f32;
+        for j in 0..=AROUND {
+            let a = std::f32::consts::TAU * j as f32 / AROUND as f32;
+            let n = vec3(polar.sin() * a.cos(), polar.cos(), polar.sin() * a.sin());
+            put(mesh, n * radius + Vec3::Y * shift, n, n);
+        }
+        rows += 1;
+    }
+    grid(mesh, base, rows - 1, AROUND, false);
+}
+
+/// Two triangles per cell of a grid of (rows + 1) × (columns + 1)
+/// vertices from `base`; `flip` reverses their winding.
+fn grid(mesh: &mut Mesh, base: usize, rows: usize, columns: usize, flip: bool) {
+    let at = |r: usize, c: usize| (base + r * (columns + 1) + c) as u16;
+    for r in 0..rows {
+        for c in 0..columns {
+            let (a, b, d, e) = (at(r, c), at(r, c + 1), at(r + 1, c + 1), at(r + 1, c));
+            if flip {
+                mesh.indices.extend([a, d, b, a, e, d]);
+            } else {
+                mesh.indices.extend([a, b, d, a, d, e]);
+            }
+        }
+    }
+}
