@@ -47,6 +47,30 @@ pub fn mirror(from: &World, to: &mut World) {
         }
         (None, None) => {}
     }
+    // A rigid body held: the same point of the same body, the same hand.
+    let held = from.rigids().hand.map(|h| (h.rigid, h.local));
+    match (held, to.rigids().hand.map(|h| (h.rigid, h.local))) {
+        (Some(h), now) => {
+            if now != Some(h) {
+                to.grab_rigid_local(h.0, h.1);
+            }
+            if let Some(goal) = from.hand_goal() {
+                to.drag_to(goal);
+            }
+        }
+        (None, Some(_)) if from.grabbed().is_none() => to.release(None),
+        _ => {}
+    }
+    for (r, body) in from.rigids().bodies.iter().enumerate() {
+        if to
+            .rigids()
+            .bodies
+            .get(r)
+            .is_some_and(|b| b.fixed != body.fixed)
+        {
+            to.set_rigid_fixed(r, body.fixed);
+        }
+    }
     for i in 0..from.particles.len().min(to.particles.len()) {
         if from.particles.is_spare(i) || to.particles.is_spare(i) {
             continue; // a copy one lane's tear made and the other's did not

@@ -30,6 +30,11 @@ pub enum Event {
     Settings(SolverDef),
     /// A new hand strength (N); None = kinematic.
     Hand(Option<f32>),
+    /// The hand takes hold of a rigid body (rigid index) at this point of
+    /// its own frame (m).
+    GrabRigid(usize, (f32, f32, f32)),
+    /// A rigid body (rigid index) is fixed (true) or freed.
+    Fix(usize, bool),
 }
 
 /// A recorded session: the scene it started from and what happened.
@@ -50,8 +55,11 @@ struct Seen {
     settings: Settings,
     hand: Hand,
     grabbed: Option<usize>,
+    /// The rigid body held and the point held, in its frame.
+    grabbed_rigid: Option<(usize, glam::Vec3)>,
     goal: Option<glam::Vec3>,
     pinned: Vec<bool>,
+    fixed: Vec<bool>,
 }
 
 impl Seen {
@@ -60,10 +68,12 @@ impl Seen {
             settings: world.settings,
             hand: world.hand(),
             grabbed: world.grabbed(),
+            grabbed_rigid: world.rigids().hand.map(|h| (h.rigid, h.local)),
             goal: world.hand_goal(),
             pinned: (0..world.particles.len())
                 .map(|i| world.particles.is_pinned(i))
                 .collect(),
+            fixed: world.rigids().bodies.iter().map(|r| r.fixed).collect(),
         }
     }
 }
@@ -124,12 +134,27 @@ impl Recorder {
                 push(Event::Pin(i, is));
             }
         }
+        let (held, was) = (
+            now.grabbed_rigid.map(|h| h.0),
+            seen.grabbed_rigid.map(|h| h.0),
+        );
+        if was.is_some() && held != was && now.grabbed.is_none() {
+            push(Event::Release((0.0, 0.0, 0.0)));
+        }
+        for (r, (&was, &is)) in seen.fixed.iter().zip(&now.fixed).enumerate() {
+            if was != is {
+                push(Event::Fix(r, is));
+            }
+        }
         if let (Some(i), false) = (now.grabbed, now.grabbed == seen.grabbed) {
             push(Event::Grab(i));
         }
+        if let (Some((r, at)), false) = (now.grabbed_rigid, held == was) {
+            push(Event::GrabRigid(r, (at.x, at.y, at.z)));
+        }
         if let Some(g) = now
             .goal
-            .filter(|_| now.goal != seen.goal || now.grabbed != seen.grabbed)
+            .filter(|_| now.goal != seen.goal || now.grabbed != seen.grabbed || held != was)
         {
             push(Event::DragTo((g.x, g.y, g.z)));
         }
@@ -153,6 +178,8 @@ pub fn apply(world: &mut World, event: &Event) {
         Event::Hand(force) => world.set_hand(Hand {
             max_force: force.unwrap_or(f32::INFINITY),
         }),
+        Event::GrabRigid(r, (x, y, z)) => world.grab_rigid_local(*r, glam::Vec3::new(*x, *y, *z)),
+        Event::Fix(r, on) => world.set_rigid_fixed(*r, *on),
     }
 }
 
@@ -184,7 +211,8 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
     if !problems.is_empty() {
         return SceneErrors::check_in(path, text, problems);
     }
-    let n = rec.scene.build().particles.len();
+    let built = rec.scene.build();
+    let (n, rigid) = (built.particles.len(), built.rigids().bodies.len());
     let mut problems = Vec::new();
     let most = crate::solver::limits::RECORDING_FRAMES;
     if rec.frames > most {
@@ -210,7 +238,10 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
             Event::Grab(i) | Event::Pin(i, _) if *i >= n => {
                 Some(format!("particle {i}: the scene has {n}"))
             }
-            Event::DragTo(p) | Event::Release(p)
+            Event::GrabRigid(r, _) | Event::Fix(r, _) if *r >= rigid => {
+                Some(format!("rigid body {r}: the scene has {rigid}"))
+            }
+            Event::DragTo(p) | Event::Release(p) | Event::GrabRigid(_, p)
                 if ![p.0, p.1, p.2]
                     .iter()
                     .all(|x| x.is_finite() && x.abs() <= 1e7) =>

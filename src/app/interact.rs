@@ -1,4 +1,5 @@
-//! Mouse and keyboard: picking, dragging particles, pinning, camera.
+//! Mouse and keyboard: picking, dragging particles and rigid bodies,
+//! pinning (fixing a rigid body), camera.
 
 use macroquad::prelude::*;
 
@@ -15,6 +16,10 @@ enum Drag {
     Particle {
         anchor: Vec3,
     },
+    /// Pulling a rigid body by the point `anchor` it was taken at, likewise.
+    Rigid {
+        anchor: Vec3,
+    },
     Orbit,
     Pan,
 }
@@ -24,6 +29,9 @@ enum Drag {
 pub struct Mouse {
     /// Particle under the cursor.
     pub hovered: Option<usize>,
+    /// The rigid body under the cursor, and the point of it there, when
+    /// no particle is.
+    pub hovered_rigid: Option<(usize, Vec3)>,
     /// Where the cursor is over the world (for link read-outs), with the
     /// camera it was seen through; None over the panels.
     pub over_world: Option<Vec2>,
@@ -42,6 +50,7 @@ impl Default for Mouse {
     fn default() -> Self {
         Self {
             hovered: None,
+            hovered_rigid: None,
             over_world: None,
             drag: Drag::None,
             last: Vec2::ZERO,
@@ -73,6 +82,15 @@ pub fn pick(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<usize> 
     best.map(|(i, _, _)| i)
 }
 
+/// The rigid body the ray under the cursor enters first, and where.
+pub fn pick_rigid(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<(usize, Vec3)> {
+    let (origin, dir) = camera.ray(cursor);
+    (world.rigids().bodies.iter().enumerate())
+        .filter_map(|(r, b)| b.ray_hit(origin, dir).map(|t| (r, t)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(r, t)| (r, origin + dir * t))
+}
+
 /// The rope or mesh link nearest the cursor within 5 pixels
 /// (cloth edges are left out: too many and too close to tell apart).
 pub fn pick_link(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<LinkView> {
@@ -100,9 +118,9 @@ pub fn pick_link(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<Li
 }
 
 impl Mouse {
-    /// True while the left button pulls a particle.
+    /// True while the left button pulls a particle or a rigid body.
     pub fn dragging_particle(&self) -> bool {
-        matches!(self.drag, Drag::Particle { .. })
+        matches!(self.drag, Drag::Particle { .. } | Drag::Rigid { .. })
     }
 
     /// Handles one frame of mouse input. `over_ui`: egui wants the pointer,
@@ -132,6 +150,11 @@ impl Mouse {
             } else {
                 pick(seen.unwrap_or(world), camera, cursor)
             };
+            self.hovered_rigid = if self.hovered.is_some() || over_ui || !self.moved {
+                None
+            } else {
+                pick_rigid(seen.unwrap_or(world), camera, cursor)
+            };
         }
         if !over_ui {
             let wheel = mouse_wheel().1;
@@ -149,7 +172,7 @@ impl Mouse {
             }
         }
         match self.drag {
-            Drag::Particle { anchor } => {
+            Drag::Particle { anchor } | Drag::Rigid { anchor } => {
                 if let Some(target) = camera.on_view_plane(cursor, anchor) {
                     self.follow(world, target, frame_dt);
                 }
@@ -173,7 +196,8 @@ impl Mouse {
             Drag::None => {}
         }
         // The held particle may have been removed by a reload.
-        if self.dragging_particle() && world.grabbed().is_none() {
+        if self.dragging_particle() && world.grabbed().is_none() && world.grabbed_rigid().is_none()
+        {
             self.end_drag();
         }
     }
@@ -189,7 +213,16 @@ impl Mouse {
                 self.velocity = Vec3::ZERO;
             }
             Some(_) => {} // pinned or driven: right-click / P unpins
-            None => self.drag = Drag::Orbit,
+            None => match self.hovered_rigid {
+                Some((r, at)) if !world.rigids().bodies[r].fixed => {
+                    world.grab_rigid(r, at);
+                    self.drag = Drag::Rigid { anchor: at };
+                    self.last_target = None;
+                    self.velocity = Vec3::ZERO;
+                }
+                Some(_) => {} // fixed: right-click frees it
+                None => self.drag = Drag::Orbit,
+            },
         }
     }
 
@@ -210,8 +243,17 @@ impl Mouse {
         self.last_target = None;
     }
 
-    /// Pins or unpins the particle under the cursor (right-click or P).
+    /// Pins or unpins the particle under the cursor (right-click or P), or
+    /// fixes or frees the rigid body there.
     pub fn toggle_pin(&mut self, world: &mut World) {
+        if let (None, Some((r, _))) = (self.hovered, self.hovered_rigid) {
+            if world.grabbed_rigid() == Some(r) {
+                world.release(None);
+                self.end_drag();
+            }
+            let fixed = world.rigids().bodies[r].fixed;
+            world.set_rigid_fixed(r, !fixed);
+        }
         if let Some(i) = self.hovered {
             if world.grabbed() == Some(i) {
                 world.release(None);
@@ -227,5 +269,6 @@ impl Mouse {
         world.release(None);
         self.end_drag();
         self.hovered = None;
+        self.hovered_rigid = None;
     }
 }

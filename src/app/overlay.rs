@@ -103,8 +103,7 @@ impl App {
                     .corner_radius(6.0)
                     .inner_margin(egui::Margin::symmetric(12, 6))
                     .show(ui, |ui| {
-                        // The first body with particles: the hand holds
-                        // particles only (rigid bodies are not grabbed yet).
+                        // The first body with particles, else a rigid one.
                         let first = (self.world.bodies().iter())
                             .find(|b| b.shape != Shape::Rigid)
                             .map(|b| &b.shape);
@@ -119,6 +118,10 @@ impl App {
                             Some(what) => format!(
                                 "drag {what} · right-click to pin · scroll to zoom · H for help"
                             ),
+                            None if !self.world.rigids().is_empty() => {
+                                "drag a body · right-click to fix it · scroll to zoom · H for help"
+                                    .to_string()
+                            }
                             None => "drag to orbit · scroll to zoom · H for help".to_string(),
                         };
                         ui.label(

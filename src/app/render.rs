@@ -162,6 +162,7 @@ impl Renderer {
             let mut mesh = self.take_mesh();
             super::solids::draw_rigids(&world.rigids().bodies, &self.shadow_map, &mut mesh);
             self.mesh = Some(mesh);
+            super::solids::draw_joints(world);
         }
         self.compute_values(world, display);
         let eye = camera.eye();
@@ -207,12 +208,8 @@ impl Renderer {
         }
         self.links(world, JOINS, eye, 0.6, Some(display.colour));
         // The hand's pull: a thin line from a lagging particle to the cursor.
-        if let (Some(i), Some(target)) = (hl.held, world.hand_target()) {
-            draw_line_3d(
-                world.particles.pos[i],
-                target,
-                Color::new(1.0, 1.0, 1.0, 0.6),
-            );
+        if let (Some(held), Some(target)) = (world.hand_point(), world.hand_target()) {
+            draw_line_3d(held, target, Color::new(1.0, 1.0, 1.0, 0.6));
         }
         set_default_camera();
     }

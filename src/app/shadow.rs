@@ -112,6 +112,30 @@ pub fn draw(world: &World, h: f32) {
         let (wa, wb) = (side * radius[l.a], side * radius[l.b]);
         polygon(&mut mesh, &[a - wa, a + wa, b + wb, b - wb]);
     }
+    for r in &world.rigids().bodies {
+        match super::solids::caster(r) {
+            super::solids::Caster::Faces(t) => {
+                for t in t {
+                    polygon(&mut mesh, &t.map(onto));
+                }
+            }
+            super::solids::Caster::Round(a, b, radius) => {
+                // The core's shadow, widened by the radius, and round ends.
+                let (a, b) = (onto(a), onto(b));
+                for end in [a, b] {
+                    let rim: Vec<Vec3> = (0..16)
+                        .map(|k| {
+                            let t = k as f32 / 16.0 * std::f32::consts::TAU;
+                            end + vec3(t.cos(), 0.0, t.sin()) * radius
+                        })
+                        .collect();
+                    polygon(&mut mesh, &rim);
+                }
+                let side = (b - a).cross(Vec3::Y).normalize_or_zero() * radius;
+                polygon(&mut mesh, &[a - side, a + side, b + side, b - side]);
+            }
+        }
+    }
     for c in &world.colliders {
         match *c {
             Collider::Sphere { center, radius, .. } if center.y > h => {

@@ -57,8 +57,8 @@ pub struct ShadowMap {
 }
 
 impl ShadowMap {
-    /// Rebuilds the map for `world`: every body, and the colliders that
-    /// are not ground, cast shadows.
+    /// Rebuilds the map for `world`: every body (rigid ones too), and the
+    /// colliders that are not ground, cast shadows.
     pub fn build(&mut self, world: &World) {
         let light = LIGHT.normalize();
         self.s = light.any_orthonormal_vector();
@@ -75,12 +75,11 @@ impl ShadowMap {
             lo = lo.min(p);
             hi = hi.max(p);
         }
-        for c in &world.colliders {
-            if let Some((centre, reach)) = bounds(c) {
-                let p = self.plane(centre);
-                lo = lo.min(p - reach);
-                hi = hi.max(p + reach);
-            }
+        let rigid = (world.rigids().bodies.iter()).map(|r| (r.x, r.shape.bound()));
+        for (centre, reach) in world.colliders.iter().filter_map(bounds).chain(rigid) {
+            let p = self.plane(centre);
+            lo = lo.min(p - reach);
+            hi = hi.max(p + reach);
         }
         self.depth.clear();
         if !(lo.x <= hi.x && lo.y <= hi.y) {
@@ -188,6 +187,12 @@ impl ShadowMap {
         // Ropes, meshes and joins: their links as capsules as thick as the particles.
         for l in super::shadow::tube_links(world) {
             self.capsule(pos[l.a], pos[l.b], radius[l.a].max(radius[l.b]));
+        }
+        for r in &world.rigids().bodies {
+            match super::solids::caster(r) {
+                super::solids::Caster::Faces(t) => t.into_iter().for_each(|t| self.triangle(t)),
+                super::solids::Caster::Round(a, b, radius) => self.capsule(a, b, radius),
+            }
         }
     }
 

@@ -110,3 +110,58 @@ fn grid(mesh: &mut Mesh, base: usize, rows: usize, columns: usize, flip: bool) {
         }
     }
 }
+
+/// Every joint as a dot at its anchor and, for a hinge or a slider, a
+/// line along its axis 0.3 m long (brass, drawn over the bodies).
+pub fn draw_joints(world: &crate::solver::World) {
+    let brass = Color::new(0.95, 0.78, 0.35, 1.0);
+    let bodies = &world.rigids().bodies;
+    for j in &world.rigids().joints {
+        let (at, axis) = j.placement(bodies);
+        draw_sphere(at, 0.02, None, brass);
+        if let Some(axis) = axis {
+            draw_line_3d(at - axis * 0.15, at + axis * 0.15, brass);
+        }
+    }
+}
+
+/// A rigid body as what casts a shadow: its box's twelve triangles, or
+/// its core segment and radius (a ball's is a point).
+pub enum Caster {
+    /// Triangles of a box's faces.
+    Faces([[Vec3; 3]; 12]),
+    /// A capsule (a ball: both ends at its centre).
+    Round(Vec3, Vec3, f32),
+}
+
+/// What rigid body `r` casts.
+pub fn caster(r: &Rigid) -> Caster {
+    match r.shape {
+        RigidShape::Box(e) => {
+            let corner = |k: usize| {
+                let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
+                r.point(e * vec3(s(1), s(2), s(4)))
+            };
+            // Each face's two triangles, by the corners' bits.
+            const FACES: [[usize; 4]; 6] = [
+                [0, 2, 6, 4],
+                [1, 3, 7, 5],
+                [0, 1, 5, 4],
+                [2, 3, 7, 6],
+                [0, 1, 3, 2],
+                [4, 5, 7, 6],
+            ];
+            let mut t = [[Vec3::ZERO; 3]; 12];
+            for (f, q) in FACES.iter().enumerate() {
+                t[2 * f] = [corner(q[0]), corner(q[1]), corner(q[2])];
+                t[2 * f + 1] = [corner(q[0]), corner(q[2]), corner(q[3])];
+            }
+            Caster::Faces(t)
+        }
+        RigidShape::Sphere(radius) => Caster::Round(r.x, r.x, radius),
+        RigidShape::Capsule(radius, half) => {
+            let d = r.q * vec3(0.0, half, 0.0);
+            Caster::Round(r.x - d, r.x + d, radius)
+        }
+    }
+}

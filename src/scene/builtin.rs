@@ -36,6 +36,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "hanging_chain.ron",
         include_str!("../../scenes/hanging_chain.ron"),
     ),
+    ("hinges.ron", include_str!("../../scenes/hinges.ron")),
     (
         "lesson_damping.ron",
         include_str!("../../scenes/lesson_damping.ron"),

@@ -47,7 +47,11 @@ impl Hand {
         let mass: f32 = (0..p.len())
             .filter(|&i| !p.is_pinned(i) && !p.is_driven(i))
             .map(|i| p.mass()[i])
-            .sum();
+            .sum::<f32>()
+            + (world.rigids().bodies.iter())
+                .filter(|r| !r.fixed)
+                .map(|r| r.mass)
+                .sum::<f32>();
         let g = world.settings.gravity.length().max(9.81);
         let range = super::limits::HAND_FORCE;
         Self {

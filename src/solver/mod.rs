@@ -593,26 +593,42 @@ impl World {
     /// Where the hand is taking the held particle by the end of the next
     /// frame (m), in either mode; None when nothing is held.
     pub fn hand_goal(&self) -> Option<Vec3> {
-        self.grab.map(|g| g.target)
+        let rigid = self.rigids.hand.map(|h| h.target);
+        self.grab.map(|g| g.target).or(rigid)
     }
 
-    /// Where the hand is (m), while it pulls a particle with a capped force.
+    /// Where the hand is (m), while it pulls a particle or a rigid body
+    /// with a capped force.
     pub fn hand_target(&self) -> Option<Vec3> {
-        self.hand_force().and(self.grab.map(|g| g.target))
+        self.hand_force().and(self.hand_goal())
+    }
+
+    /// The point the hand holds now (m): the held particle, or the held
+    /// point of a rigid body.
+    pub fn hand_point(&self) -> Option<Vec3> {
+        let rigid = (self.rigids.hand).map(|h| self.rigids.bodies[h.rigid].point(h.local));
+        self.grab.map(|g| self.particles.pos[g.particle]).or(rigid)
     }
 
     /// The force the hand exerted on the held particle in the last substep
     /// (N); None when nothing is held or it is held kinematically.
     pub fn hand_force(&self) -> Option<f32> {
+        let rigid = (self.rigids.hand)
+            .filter(|h| h.max_force.is_finite())
+            .map(|h| h.force);
         self.grab
             .filter(|g| !self.particles.is_grabbed(g.particle))
             .map(|g| g.force)
+            .or(rigid)
     }
 
     /// Where the held particle should be at the end of the next frame (m).
     pub fn drag_to(&mut self, target: Vec3) {
         if let Some(g) = self.grab.as_mut().filter(|_| target.is_finite()) {
             g.target = target;
+        }
+        if let Some(h) = self.rigids.hand.as_mut().filter(|_| target.is_finite()) {
+            h.target = target;
         }
     }
 
@@ -625,6 +641,8 @@ impl World {
     /// `velocity` (m/s; None = at rest); one pulled by a capped hand keeps
     /// the velocity it has — the hand's own motion, up to its strength.
     pub fn release(&mut self, velocity: Option<Vec3>) {
+        // A held rigid body keeps its own velocity.
+        self.rigids.hand = None;
         if let Some(g) = self.grab.take()
             && self.particles.is_grabbed(g.particle)
         {
@@ -695,6 +713,9 @@ impl World {
         exec::step_frame(self);
         if let Some(g) = self.grab.as_mut() {
             g.from = g.target;
+        }
+        if let Some(h) = self.rigids.hand.as_mut() {
+            h.from = h.target;
         }
         let h = self.settings.dt / self.settings.substeps as f32;
         let mut torn = std::mem::take(&mut self.overstressed);

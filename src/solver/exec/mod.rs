@@ -144,6 +144,7 @@ pub(crate) fn step_frame(world: &mut World) {
         gravity: s.gravity,
         wind: s.wind,
         tethers: tether_table,
+        frame: (world.time, s.dt),
     };
     // The kinds, in the order they are solved: a new kind is one line here.
     let coloured: [&dyn kinds::Coloured; 2] = [&links, &quads];

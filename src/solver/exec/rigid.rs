@@ -26,6 +26,8 @@ pub(crate) struct RigidPass<'a> {
     pub wind: Vec3,
     /// The tether table (see `TetherPass`), read only.
     pub tethers: Option<(Shared<u32>, Shared<f32>)>,
+    /// Simulated time at the frame's start (s) and the frame's length.
+    pub frame: (f64, f32),
 }
 
 /// The particle tables as the rigid constraints see them; every index is
@@ -106,12 +108,15 @@ impl Pass for RigidPass<'_> {
         // SAFETY: thread 0 alone; the rigid world is nobody else's.
         if let Some(r) = unsafe { self.world(team) } {
             let (gravity, wind) = (self.gravity, self.wind);
+            let (t0, dt) = self.frame;
             r.predict(&Sub {
                 h: ctx.h,
                 gravity,
                 wind,
                 drag,
                 t,
+                f: ((t - t0) / dt as f64).min(1.0) as f32,
+                dt,
             });
         }
     }

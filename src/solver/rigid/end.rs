@@ -76,7 +76,7 @@ impl<P: Particles> Ends<'_, P> {
 
     /// Applies impulse `p` (position level: N·s·h, so a move) to `end` at
     /// world point `at`, or the angular impulse `p` when `at` is None.
-    fn apply(&mut self, end: End, p: Vec3, at: Option<Vec3>) {
+    pub fn apply(&mut self, end: End, p: Vec3, at: Option<Vec3>) {
         match end {
             End::Rigid(r) => {
                 let b = &mut self.rigid[r];

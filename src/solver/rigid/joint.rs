@@ -112,6 +112,17 @@ impl Joint {
         ub.cross(ua).dot(n).atan2(ub.dot(ua))
     }
 
+    /// Where the joint is now (a's anchor) and, for a hinge or a slider,
+    /// its axis (world frame), for drawing.
+    pub fn placement(&self, bodies: &[Rigid]) -> (Vec3, Option<Vec3>) {
+        let a = &bodies[self.a];
+        let axis = match self.kind {
+            JointKind::Hinge(_) | JointKind::Slider(_) => Some(a.q * self.axis[0]),
+            JointKind::Ball | JointKind::Fixed => None,
+        };
+        (a.point(self.anchor[0]), axis)
+    }
+
     /// One projection of the joint: its points, then its angular part.
     pub(crate) fn project<P: Particles>(&mut self, e: &mut Ends<P>, alpha_t: f32, k: f32) {
         let (a, b) = self.ends();

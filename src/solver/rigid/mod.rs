@@ -18,6 +18,7 @@ pub mod contact;
 pub mod end;
 pub mod joint;
 pub mod motion;
+pub mod ray;
 pub mod world;
 
 use glam::{Quat, Vec3};
@@ -174,6 +175,30 @@ pub struct Attachment {
     pub(crate) lambda: f32,
 }
 
+/// A rigid body held by the hand: its point `local` steered towards
+/// `target` with a force capped at `max_force` (N), so the body lags a
+/// fast cursor and turns about the point held (see `motion::steady`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RigidHold {
+    /// The body (rigid index).
+    pub rigid: usize,
+    /// The point held, in its frame (m).
+    pub local: Vec3,
+    /// Where the hand is (m) at the end of the frame.
+    pub target: Vec3,
+    /// Where it was at the frame's start: it moves from there to `target`
+    /// through the substeps, as a particle's hand does.
+    pub from: Vec3,
+    /// The fraction of the frame the current substep ends at.
+    pub(crate) fraction: f32,
+    /// The hand's velocity this frame (m/s).
+    pub(crate) velocity: Vec3,
+    /// The hand's strength (N; ∞: it moves the point with the cursor).
+    pub max_force: f32,
+    /// The force it exerted in the last substep (N).
+    pub force: f32,
+}
+
 /// Every rigid body, joint and attachment of a world, and the contacts
 /// of the current substep.
 #[derive(Clone, Debug)]
@@ -186,6 +211,8 @@ pub struct Rigids {
     pub attachments: Vec<Attachment>,
     /// This substep's contacts (reused; see [`contact`]).
     pub contacts: Vec<contact::Contact>,
+    /// The body the hand holds, if any.
+    pub hand: Option<RigidHold>,
     /// (particle, rigid) of each attachment, which do not collide (reused).
     pub(crate) held: Vec<(usize, usize)>,
     /// True: the prediction has the gyroscopic term ω × Iω (switch it
@@ -204,6 +231,7 @@ impl Default for Rigids {
             attachments: Vec::new(),
             contacts: Vec::new(),
             held: Vec::new(),
+            hand: None,
             gyroscopic: true,
             lost: [0.0; 2],
         }

@@ -28,12 +28,52 @@ pub(crate) struct Sub {
     pub drag: f32,
     /// Simulated time at the end of the substep (s).
     pub t: f64,
+    /// The fraction of the frame it ends at.
+    pub f: f32,
+    /// The frame's length (s).
+    pub dt: f32,
+}
+
+/// How fast the hand closes the gap to the cursor (s): the held point is
+/// steered at the hand's velocity plus gap / HAND_LAG.
+const HAND_LAG: f32 = 0.05;
+
+/// The hand on a held body, in the velocity pass: an impulse at the held
+/// point, at most max_force·h, steers the point's velocity to the hand's
+/// plus gap / [`HAND_LAG`]. A velocity servo, not a position constraint:
+/// held to a point with a capped force, a body swings about it for ever
+/// (a pull always towards a point keeps the energy), where steering its
+/// velocity settles it; on release it keeps the velocity it was given,
+/// which is the flick.
+fn steady<P: Particles>(e: &mut Ends<P>, hold: &mut super::RigidHold, h: f32) {
+    let body = End::Rigid(hold.rigid);
+    let at = e.point(body, hold.local);
+    let goal = hold.from.lerp(hold.target, hold.fraction);
+    let want = hold.velocity + (goal - at) / HAND_LAG;
+    let change = want - e.velocity(body, at);
+    let size = change.length();
+    hold.force = 0.0;
+    if size <= 0.0 || !size.is_finite() {
+        return;
+    }
+    let w = e.inv_mass(body, change / size, Some(at));
+    if w <= 0.0 {
+        return;
+    }
+    // The impulse |Δv|/w, capped at the hand's strength over the substep.
+    let impulse = (size / w).min(hold.max_force * h);
+    hold.force = impulse / h;
+    e.correct_velocity((body, at), (End::World, at), change * (impulse * w / size));
 }
 
 impl Rigids {
     /// Step 1: x ← x + h·v, q turned by h·ω, after drag, gravity, driven
     /// torques and ω ← ω + h·I⁻¹(τ − ω × Iω).
     pub(crate) fn predict(&mut self, s: &Sub) {
+        if let Some(hold) = self.hand.as_mut() {
+            hold.fraction = s.f;
+            hold.velocity = (hold.target - hold.from) / s.dt;
+        }
         for r in &mut self.bodies {
             r.x_prev = r.x;
             r.q_prev = r.q;
@@ -170,6 +210,7 @@ impl Rigids {
             r.omega += r.dtheta / h;
         }
         if self.contacts.is_empty() {
+            self.steady_hand(particles, h);
             return;
         }
         let before = self.kinetic_energy();
@@ -209,6 +250,19 @@ impl Rigids {
             if vn != 0.0 {
                 e.correct_velocity((a, pa), (c.b, pb), -c.n * vn);
             }
+        }
+        self.steady_hand(particles, h);
+    }
+
+    /// The hand on a held body, after the contacts' velocity pass (which
+    /// stops the normal motion of every contact that pushed, a lift's too).
+    fn steady_hand<P: Particles>(&mut self, particles: &mut P, h: f32) {
+        if let Some(hold) = &mut self.hand {
+            let mut e = Ends {
+                rigid: &mut self.bodies,
+                particles,
+            };
+            steady(&mut e, hold, h);
         }
     }
 }

@@ -145,6 +145,36 @@ impl World {
         }
     }
 
+    /// The hand takes hold of rigid body `r` at world point `at` (any
+    /// particle held is let go), with the hand's strength.
+    pub fn grab_rigid(&mut self, r: usize, at: Vec3) {
+        let local = self.rigids.bodies[r].local(at);
+        self.grab_rigid_local(r, local);
+    }
+
+    /// [`World::grab_rigid`] at the point `local` of the body's own frame
+    /// (what a recording keeps, so a replay holds the same point bit for
+    /// bit); the hand starts where that point is.
+    pub fn grab_rigid_local(&mut self, r: usize, local: Vec3) {
+        self.release(None);
+        let at = self.rigids.bodies[r].point(local);
+        self.rigids.hand = Some(super::RigidHold {
+            rigid: r,
+            local,
+            target: at,
+            from: at,
+            fraction: 1.0,
+            velocity: Vec3::ZERO,
+            max_force: self.hand().max_force,
+            force: 0.0,
+        });
+    }
+
+    /// The rigid body the hand holds, if any.
+    pub fn grabbed_rigid(&self) -> Option<usize> {
+        self.rigids.hand.map(|h| h.rigid)
+    }
+
     /// Switches the gyroscopic term ω × Iω of the rigid bodies' prediction
     /// (on by default): a debug switch, to see what it does.
     pub fn set_gyroscopic(&mut self, on: bool) {
