@@ -579,3 +579,23 @@ fn compare_mode_mirrors_a_held_rigid_body_and_its_fixed_switch() {
     catenary::compare::mirror(&left, &mut right);
     assert!(right.rigids().hand.is_none() && right.rigids().bodies[0].fixed);
 }
+
+#[test]
+fn a_tearable_cloths_spare_slots_are_not_obstacles_to_rigid_bodies() {
+    // A tearable cloth keeps spare slots for its tears' copies where its
+    // first particle was built (held, of radius 0). The cloth falls away
+    // to the ground and a ball dropped 1 m above that spot follows it
+    // down; a contact with a spare slot held it in mid-air on an
+    // invisible point.
+    let w = run(
+        world(
+            "Scene(bodies: [
+                Cloth(origin: (0.0, 2.0, 0.0), size: (1.0, 1.0), resolution: (4, 4), tear_strain: Some(0.5)),
+                Rigid(shape: Sphere(radius: 0.1), position: (0.0, 3.0, 0.0))],
+              colliders: [Ground()])",
+        ),
+        150,
+    );
+    let ball = w.rigids().bodies[0].x;
+    assert!(ball.y < 0.5, "the ball stopped at {ball}");
+}

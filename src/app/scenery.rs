@@ -168,28 +168,42 @@ pub fn draw_colliders(colliders: &[Collider], centre: Vec3, map: &ShadowMap, mes
                 // Each face a grid of 16 × 16 quads, so shadows fall on
                 // it vertex by vertex; a hair inside the edges drawn over
                 // it, so they do not flicker against the faces.
-                const SPLIT: usize = 16;
                 let inner = e * 0.985;
-                for axis in 0..3 {
-                    for side in [-1.0f32, 1.0] {
-                        let mut n = Vec3::ZERO;
-                        n[axis] = side;
-                        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-                        let base = mesh.vertices.len();
-                        for i in 0..=SPLIT {
-                            for j in 0..=SPLIT {
-                                let mut p = n * inner;
-                                p[u] = inner[u] * (2.0 * i as f32 / SPLIT as f32 - 1.0);
-                                p[v] = inner[v] * (2.0 * j as f32 / SPLIT as f32 - 1.0);
-                                lit_vertex(mesh, center + p, n, map);
-                            }
-                        }
-                        grid_indices(mesh, base, SPLIT, SPLIT);
-                    }
-                }
+                box_faces(mesh, inner, 16, |mesh, p, n| {
+                    lit_vertex(mesh, center + p, n, map)
+                });
                 flush(mesh);
                 draw_cube_wires(center, e * 2.0, Color::new(0.3, 0.32, 0.35, 1.0));
             }
+        }
+    }
+}
+
+/// A box of half extents `e`, each face a grid of `split` × `split` quads
+/// (so shadows fall on it vertex by vertex): `put` adds the vertex at the
+/// box-frame point p of normal n.
+pub(super) fn box_faces(
+    mesh: &mut Mesh,
+    e: Vec3,
+    split: usize,
+    mut put: impl FnMut(&mut Mesh, Vec3, Vec3),
+) {
+    for axis in 0..3 {
+        for side in [-1.0f32, 1.0] {
+            super::render::Renderer::flush_if_full(mesh, (split + 1) * (split + 1));
+            let mut n = Vec3::ZERO;
+            n[axis] = side;
+            let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+            let base = mesh.vertices.len();
+            for i in 0..=split {
+                for j in 0..=split {
+                    let mut p = n * e;
+                    p[u] = e[u] * (2.0 * i as f32 / split as f32 - 1.0);
+                    p[v] = e[v] * (2.0 * j as f32 / split as f32 - 1.0);
+                    put(mesh, p, n);
+                }
+            }
+            grid_indices(mesh, base, split, split);
         }
     }
 }
@@ -202,7 +216,7 @@ fn lit_vertex(mesh: &mut Mesh, p: Vec3, n: Vec3, map: &ShadowMap) {
 
 /// Two triangles per cell of a grid of (rows + 1) × (columns + 1) vertices
 /// from `base`, row by row.
-fn grid_indices(mesh: &mut Mesh, base: usize, rows: usize, columns: usize) {
+pub(super) fn grid_indices(mesh: &mut Mesh, base: usize, rows: usize, columns: usize) {
     let at = |r: usize, c: usize| (base + r * (columns + 1) + c) as u16;
     for r in 0..rows {
         for c in 0..columns {

@@ -123,13 +123,7 @@ pub fn draw(world: &World, h: f32) {
                 // The core's shadow, widened by the radius, and round ends.
                 let (a, b) = (onto(a), onto(b));
                 for end in [a, b] {
-                    let rim: Vec<Vec3> = (0..16)
-                        .map(|k| {
-                            let t = k as f32 / 16.0 * std::f32::consts::TAU;
-                            end + vec3(t.cos(), 0.0, t.sin()) * radius
-                        })
-                        .collect();
-                    polygon(&mut mesh, &rim);
+                    disc(&mut mesh, end, radius, 16);
                 }
                 let side = (b - a).cross(Vec3::Y).normalize_or_zero() * radius;
                 polygon(&mut mesh, &[a - side, a + side, b + side, b - side]);
@@ -139,14 +133,7 @@ pub fn draw(world: &World, h: f32) {
     for c in &world.colliders {
         match *c {
             Collider::Sphere { center, radius, .. } if center.y > h => {
-                let middle = onto(center);
-                let rim: Vec<Vec3> = (0..24)
-                    .map(|k| {
-                        let t = k as f32 / 24.0 * std::f32::consts::TAU;
-                        middle + vec3(t.cos(), 0.0, t.sin()) * radius
-                    })
-                    .collect();
-                polygon(&mut mesh, &rim);
+                disc(&mut mesh, onto(center), radius, 24);
             }
             Collider::Box {
                 center,
@@ -187,6 +174,17 @@ pub fn tube_links(world: &World) -> impl Iterator<Item = LinkView> + '_ {
         );
         !(sheet && l.tag.kind != LinkKind::Join) && l.tag.kind != LinkKind::Bend
     })
+}
+
+/// A level disc of `radius` around `middle` as a polygon of `sides`.
+fn disc(mesh: &mut Mesh, middle: Vec3, radius: f32, sides: usize) {
+    let rim: Vec<Vec3> = (0..sides)
+        .map(|k| {
+            let t = k as f32 / sides as f32 * std::f32::consts::TAU;
+            middle + vec3(t.cos(), 0.0, t.sin()) * radius
+        })
+        .collect();
+    polygon(mesh, &rim);
 }
 
 /// Adds a convex polygon as a triangle fan, drawing first if the mesh is full.

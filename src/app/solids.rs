@@ -6,6 +6,7 @@ use macroquad::models::Mesh;
 use macroquad::prelude::*;
 
 use super::render::{Renderer, flush, rgba, vertex};
+use super::scenery::{box_faces, grid_indices};
 use super::shadow_map::{ShadowMap, shade};
 use crate::solver::rigid::{Rigid, RigidShape};
 
@@ -34,27 +35,8 @@ pub fn draw_rigids(bodies: &[Rigid], map: &ShadowMap, mesh: &mut Mesh) {
         };
         match r.shape {
             RigidShape::Box(e) => {
-                const SPLIT: usize = 8;
-                for axis in 0..3 {
-                    for side in [-1.0f32, 1.0] {
-                        Renderer::flush_if_full(mesh, (SPLIT + 1) * (SPLIT + 1));
-                        let mut n = Vec3::ZERO;
-                        n[axis] = side;
-                        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-                        let base = mesh.vertices.len();
-                        for i in 0..=SPLIT {
-                            for j in 0..=SPLIT {
-                                let mut p = n * e;
-                                p[u] = e[u] * (2.0 * i as f32 / SPLIT as f32 - 1.0);
-                                p[v] = e[v] * (2.0 * j as f32 / SPLIT as f32 - 1.0);
-                                // Quarters of a face in two tones, so
-                                // the box's turning shows.
-                                put(mesh, p, n, p);
-                            }
-                        }
-                        grid(mesh, base, SPLIT, SPLIT, side < 0.0);
-                    }
-                }
+                // Quarters of each face in two tones, so its turning shows.
+                box_faces(mesh, e, 8, |mesh, p, n| put(mesh, p, n, p));
             }
             RigidShape::Sphere(radius) => rings(mesh, radius, 0.0, &mut put),
             RigidShape::Capsule(radius, half) => rings(mesh, radius, half, &mut put),
@@ -92,23 +74,7 @@ fn rings(
         }
         rows += 1;
     }
-    grid(mesh, base, rows - 1, AROUND, false);
-}
-
-/// Two triangles per cell of a grid of (rows + 1) × (columns + 1)
-/// vertices from `base`; `flip` reverses their winding.
-fn grid(mesh: &mut Mesh, base: usize, rows: usize, columns: usize, flip: bool) {
-    let at = |r: usize, c: usize| (base + r * (columns + 1) + c) as u16;
-    for r in 0..rows {
-        for c in 0..columns {
-            let (a, b, d, e) = (at(r, c), at(r, c + 1), at(r + 1, c + 1), at(r + 1, c));
-            if flip {
-                mesh.indices.extend([a, d, b, a, e, d]);
-            } else {
-                mesh.indices.extend([a, b, d, a, d, e]);
-            }
-        }
-    }
+    grid_indices(mesh, base, rows - 1, AROUND);
 }
 
 /// Every joint as a dot at its anchor and, for a hinge or a slider, a
@@ -127,6 +93,9 @@ pub fn draw_joints(world: &crate::solver::World) {
 
 /// A rigid body as what casts a shadow: its box's twelve triangles, or
 /// its core segment and radius (a ball's is a point).
+// Made and matched at once, never stored: boxing the triangles would
+// allocate per body per frame for nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Caster {
     /// Triangles of a box's faces.
     Faces([[Vec3; 3]; 12]),

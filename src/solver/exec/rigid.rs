@@ -13,6 +13,7 @@ use super::pool::Team;
 use super::shared::Shared;
 use super::step::RawParticles;
 use crate::solver::collision::Collider;
+use crate::solver::particles::hold;
 use crate::solver::rigid::Rigids;
 use crate::solver::rigid::end::Particles;
 use crate::solver::rigid::motion::Sub;
@@ -66,6 +67,11 @@ impl Particles for Step {
         let i = self.check(i);
         // SAFETY: as for `x`.
         unsafe { self.0.radius.get(i) }
+    }
+    fn spare(&self, i: usize) -> bool {
+        let i = self.check(i);
+        // SAFETY: as for `x`.
+        unsafe { self.0.hold.get(i) & hold::SPARE != 0 }
     }
     fn tether(&self, i: usize) -> Option<(Vec3, f32)> {
         let (anchor, length) = self.1?;

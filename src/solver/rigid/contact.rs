@@ -5,16 +5,14 @@
 //! |λ_t| < μ·λ_n (Müller et al. 2020 §3.5); dynamic friction is applied
 //! to the velocities ([`super::motion`]).
 //!
-//! Shapes meet as "round" cores (a ball is a point, a capsule a segment,
-//! each with a radius) and boxes: round against round by the closest
-//! points of their cores, round against a box by the box's closest point
-//! to the core's ends and middle, a box against a box by each one's
-//! corners inside the other.
+//! How the shapes meet is in [`super::geometry`].
 
 use glam::{Quat, Vec3};
 
+use super::geometry::{Solid, Touch, ground, meet, solid};
+
+use super::Rigid;
 use super::end::{End, Ends, Particles};
-use super::{Rigid, RigidShape};
 use crate::solver::collision::Collider;
 
 /// One contact of rigid body `a` this substep.
@@ -40,35 +38,6 @@ pub struct Contact {
     /// Tangential (static friction) λ of the substep.
     pub lambda_t: f32,
 }
-
-/// How far apart (m) two shapes may be and still make a contact for the
-/// substep: a contact is only pushed while its points overlap, but one
-/// found a hair apart catches a corner that a turn brings down during the
-/// pass (without it a resting box's corners drop in and out of contact
-/// and it rocks at mm/s).
-const MARGIN: f32 = 2e-3;
-
-/// A world-frame primitive: a round core (segment and radius) or a box.
-#[derive(Clone, Copy, Debug)]
-enum Solid {
-    Round(Vec3, Vec3, f32),
-    Box(Vec3, Quat, Vec3),
-}
-
-fn solid(r: &Rigid) -> Solid {
-    match r.shape {
-        RigidShape::Sphere(radius) => Solid::Round(r.x, r.x, radius),
-        RigidShape::Capsule(radius, l) => {
-            let d = r.q * Vec3::new(0.0, l, 0.0);
-            Solid::Round(r.x - d, r.x + d, radius)
-        }
-        RigidShape::Box(h) => Solid::Box(r.x, r.q, h),
-    }
-}
-
-/// World contacts between `a` and `b`: (point on a, point on b, normal
-/// pushing a away from b).
-type Touch = (Vec3, Vec3, Vec3);
 
 /// Finds every contact of this substep into `out` (cleared first; its
 /// capacity is kept, so a steady scene allocates nothing).
@@ -148,7 +117,8 @@ pub(crate) fn find<P: Particles>(
         for p in 0..count {
             let x = particles.x(p);
             let radius = particles.radius(p);
-            if x.distance(r.x) > reach + radius || held.contains(&(p, i)) {
+            let apart = x.distance(r.x) > reach + radius;
+            if apart || held.contains(&(p, i)) || particles.spare(p) {
                 continue;
             }
             // The particle's centre as a round of radius 0, kept `radius` off.
@@ -194,285 +164,6 @@ fn contact(
         lambda_n: 0.0,
         lambda_t: 0.0,
     }
-}
-
-/// Touches of `s` with the ground plane y = `height`.
-fn ground(s: Solid, height: f32, out: &mut [Touch; 16]) -> usize {
-    let mut n = 0;
-    let mut add = |p: Vec3| {
-        if p.y < height + MARGIN && n < out.len() {
-            out[n] = (p, Vec3::new(p.x, height, p.z), Vec3::Y);
-            n += 1;
-        }
-    };
-    match s {
-        Solid::Round(p0, p1, r) => {
-            add(p0 - Vec3::Y * r);
-            if p1 != p0 {
-                add(p1 - Vec3::Y * r);
-            }
-        }
-        Solid::Box(c, q, h) => corners(c, q, h).into_iter().for_each(add),
-    }
-    n
-}
-
-/// Touches of `a` with `b` (points on a, on b, normal pushing a).
-fn meet(a: Solid, b: Solid, out: &mut [Touch; 16]) -> usize {
-    match (a, b) {
-        (Solid::Round(a0, a1, ra), Solid::Round(b0, b1, rb)) => {
-            let (ca, cb) = closest_on_segments((a0, a1), (b0, b1));
-            let d = ca - cb;
-            let dist = d.length();
-            if dist >= ra + rb + MARGIN || dist <= 0.0 {
-                return 0;
-            }
-            let n = d / dist;
-            out[0] = (ca - n * ra, cb + n * rb, n);
-            1
-        }
-        (Solid::Round(a0, a1, ra), Solid::Box(c, q, h)) => {
-            let mut n = 0;
-            for p in round_probes(a0, a1, c) {
-                let (on_box, normal, dist) = point_box(p, (c, q, h));
-                if dist < ra + MARGIN && n < out.len() {
-                    out[n] = (p - normal * ra, on_box, normal);
-                    n += 1;
-                }
-            }
-            n
-        }
-        (Solid::Box(..), Solid::Round(..)) => {
-            let n = meet(b, a, out);
-            for t in &mut out[..n] {
-                *t = (t.1, t.0, -t.2);
-            }
-            n
-        }
-        (Solid::Box(ca, qa, ha), Solid::Box(cb, qb, hb)) => boxes((ca, qa, ha), (cb, qb, hb), out),
-    }
-}
-
-type BoxPose = (Vec3, Quat, Vec3);
-
-/// Half the extent of a box along unit `u`.
-fn reach((_, q, h): BoxPose, u: Vec3) -> f32 {
-    let l = q.conjugate() * u;
-    (l.abs() * h).element_sum()
-}
-
-/// Touches of box `a` with box `b` (Box2D's and Bullet's box–box
-/// manifold): the face of least overlap over both boxes' face normals
-/// (the separating-axis test) is the reference; the other box's face most
-/// against it is clipped to its rectangle, and the clipped points past the
-/// reference plane touch it.
-fn boxes(a: BoxPose, b: BoxPose, out: &mut [Touch; 16]) -> usize {
-    let d = a.0 - b.0;
-    // The least overlap among one box's face normals, as (overlap, the
-    // normal pointing from b to a).
-    let least = |owner: BoxPose| {
-        let mut best = (f32::INFINITY, Vec3::Y);
-        for u in [owner.1 * Vec3::X, owner.1 * Vec3::Y, owner.1 * Vec3::Z] {
-            let overlap = reach(a, u) + reach(b, u) - d.dot(u).abs();
-            if overlap < best.0 {
-                best = (overlap, if d.dot(u) >= 0.0 { u } else { -u });
-            }
-        }
-        best
-    };
-    let (on_a, on_b) = (least(a), least(b));
-    if on_a.0 <= -MARGIN || on_b.0 <= -MARGIN {
-        return 0;
-    }
-    let mut count = 0;
-    // b's face is preferred on a near tie, so a resting pair keeps one
-    // reference from substep to substep.
-    if on_b.0 <= on_a.0 * 1.02 + 1e-5 {
-        clip(a, b, on_b.1, |p, n, depth| {
-            if count < out.len() {
-                out[count] = (p, p + n * depth, n);
-                count += 1;
-            }
-        });
-    } else {
-        clip(b, a, -on_a.1, |p, n, depth| {
-            if count < out.len() {
-                out[count] = (p + n * depth, p, -n);
-                count += 1;
-            }
-        });
-    }
-    count
-}
-
-/// The points of `inc`'s face most against `reference`'s face looking
-/// along `u`, clipped to that face's rectangle, that lie past its plane:
-/// each as (point, the face's outward normal, depth).
-fn clip(inc: BoxPose, reference: BoxPose, u: Vec3, mut touch: impl FnMut(Vec3, Vec3, f32)) {
-    let (n, plane) = face(reference, u);
-    let (inc_n, _) = face(inc, -n);
-    let rim = |bx: BoxPose, normal: Vec3| {
-        let (c, q, h) = bx;
-        let i = axis_of(q.conjugate() * normal);
-        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
-        let (tj, tk) = (q * unit(j), q * unit(k));
-        (c + normal * h[i], (tj, h[j]), (tk, h[k]))
-    };
-    let (centre, (tj, hj), (tk, hk)) = rim(inc, inc_n);
-    let mut poly = [Vec3::ZERO; 8];
-    let mut len = 4;
-    for (m, (sj, sk)) in [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)]
-        .into_iter()
-        .enumerate()
-    {
-        poly[m] = centre + tj * (hj * sj) + tk * (hk * sk);
-    }
-    let (face_centre, (rj, rhj), (rk, rhk)) = rim(reference, n);
-    for (t, half) in [(rj, rhj), (-rj, rhj), (rk, rhk), (-rk, rhk)] {
-        // Sutherland–Hodgman against the side plane (p − centre)·t ≤ half.
-        let side = |p: Vec3| (p - face_centre).dot(t) - half;
-        let mut next = [Vec3::ZERO; 8];
-        let mut kept = 0;
-        for m in 0..len {
-            let (p, q) = (poly[m], poly[(m + 1) % len]);
-            let (sp, sq) = (side(p), side(q));
-            if sp <= 0.0 && kept < 8 {
-                next[kept] = p;
-                kept += 1;
-            }
-            if (sp < 0.0) != (sq < 0.0) && sp != sq && kept < 8 {
-                next[kept] = p + (q - p) * (sp / (sp - sq));
-                kept += 1;
-            }
-        }
-        poly = next;
-        len = kept;
-    }
-    for (m, &p) in poly[..len].iter().enumerate() {
-        // A corner on a side plane comes out twice.
-        let again = poly[..m].iter().any(|q| q.distance_squared(p) < 1e-12);
-        let depth = plane - p.dot(n);
-        if depth > -MARGIN && !again {
-            touch(p, n, depth);
-        }
-    }
-}
-
-/// The index of the largest component of `v` in magnitude.
-fn axis_of(v: Vec3) -> usize {
-    let a = v.abs();
-    if a.x >= a.y && a.x >= a.z {
-        0
-    } else if a.y >= a.z {
-        1
-    } else {
-        2
-    }
-}
-
-/// The unit vector along axis `i`.
-fn unit(i: usize) -> Vec3 {
-    let mut v = Vec3::ZERO;
-    v[i] = 1.0;
-    v
-}
-
-/// The outward normal of `bx`'s face that looks most along `u`, and its
-/// plane's offset (normal · point on the face).
-fn face(bx: BoxPose, u: Vec3) -> (Vec3, f32) {
-    let (c, q, h) = bx;
-    let local = q.conjugate() * u;
-    let i = axis_of(local);
-    let normal = q * (unit(i) * local[i].signum());
-    (normal, normal.dot(c) + h[i])
-}
-
-/// Where a round core of ends `p0`, `p1` is tested against a box centred
-/// at `c`: its ends, and its point nearest the centre when that is inside.
-fn round_probes(p0: Vec3, p1: Vec3, c: Vec3) -> impl Iterator<Item = Vec3> {
-    let d = p1 - p0;
-    let len2 = d.length_squared();
-    let t = if len2 > 0.0 {
-        ((c - p0).dot(d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let middle = (t > 0.05 && t < 0.95).then(|| p0 + d * t);
-    let far = (len2 > 0.0).then_some(p1);
-    std::iter::once(p0).chain(far).chain(middle)
-}
-
-/// The eight corners of a box.
-fn corners(c: Vec3, q: Quat, h: Vec3) -> [Vec3; 8] {
-    std::array::from_fn(|k| {
-        let s = Vec3::new(
-            if k & 1 == 0 { -1.0 } else { 1.0 },
-            if k & 2 == 0 { -1.0 } else { 1.0 },
-            if k & 4 == 0 { -1.0 } else { 1.0 },
-        );
-        c + q * (h * s)
-    })
-}
-
-/// The box's surface point nearest `p`, the outward normal there and the
-/// signed distance of `p` from the surface (negative inside).
-fn point_box(p: Vec3, (c, q, h): (Vec3, Quat, Vec3)) -> (Vec3, Vec3, f32) {
-    let d = q.conjugate() * (p - c);
-    let clamped = d.clamp(-h, h);
-    if clamped != d {
-        let out = d - clamped;
-        let dist = out.length();
-        return (c + q * clamped, q * (out / dist), dist);
-    }
-    // Inside: out through the nearest face.
-    let room = h - d.abs();
-    let axis = if room.x <= room.y && room.x <= room.z {
-        0
-    } else if room.y <= room.z {
-        1
-    } else {
-        2
-    };
-    let mut on = d;
-    let mut normal = Vec3::ZERO;
-    let sign = if d[axis] >= 0.0 { 1.0 } else { -1.0 };
-    on[axis] = h[axis] * sign;
-    normal[axis] = sign;
-    (c + q * on, q * normal, -room[axis])
-}
-
-/// The closest points of two segments (either may be a point).
-fn closest_on_segments((p0, p1): (Vec3, Vec3), (q0, q1): (Vec3, Vec3)) -> (Vec3, Vec3) {
-    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
-    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
-    let (s, t) = if a <= 1e-12 && e <= 1e-12 {
-        (0.0, 0.0)
-    } else if a <= 1e-12 {
-        (0.0, (f / e).clamp(0.0, 1.0))
-    } else {
-        let c = d1.dot(r);
-        if e <= 1e-12 {
-            ((-c / a).clamp(0.0, 1.0), 0.0)
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let mut s = if denom > 1e-12 {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t = (b * s + f) / e;
-            if t < 0.0 {
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t > 1.0 {
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            (s, t)
-        }
-    };
-    (p0 + d1 * s, q0 + d2 * t)
 }
 
 impl Contact {

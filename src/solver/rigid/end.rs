@@ -28,6 +28,8 @@ pub(crate) trait Particles {
     fn w(&self, i: usize) -> f32;
     /// Its radius (m).
     fn radius(&self, i: usize) -> f32;
+    /// True for a spare slot kept for a tear's copy (not a particle yet).
+    fn spare(&self, i: usize) -> bool;
     /// Moves it by `by` (m).
     fn shift(&mut self, i: usize, by: Vec3);
     /// Its tether, if it has one: where its pin is now and the largest

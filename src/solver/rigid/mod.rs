@@ -16,6 +16,7 @@
 
 pub mod contact;
 pub mod end;
+pub mod geometry;
 pub mod joint;
 pub mod motion;
 pub mod ray;

@@ -7,6 +7,7 @@
 use glam::{Quat, Vec3};
 
 use super::Rigids;
+use super::contact::Contact;
 use super::end::{End, Ends, Particles};
 use crate::solver::collision::Collider;
 
@@ -214,44 +215,41 @@ impl Rigids {
             return;
         }
         let before = self.kinetic_energy();
-        let mut e = Ends {
-            rigid: &mut self.bodies,
-            particles,
-        };
-        for c in self
-            .contacts
-            .iter()
-            .filter(|c| c.lambda_n != 0.0 && !c.on_particle())
-        {
-            let a = End::Rigid(c.a);
-            let (pa, pb) = c.points(&e);
-            let v = e.velocity(a, pa) - e.velocity(c.b, pb);
+        self.each_contact(particles, |e, c, (a, pa), (b, pb)| {
+            let v = e.velocity(a, pa) - e.velocity(b, pb);
             let vt = v - c.n * v.dot(c.n);
             let slide = vt.length();
             if slide > 0.0 {
                 let take = (c.friction * c.lambda_n.abs() / h).min(slide);
-                e.correct_velocity((a, pa), (c.b, pb), -vt * (take / slide));
+                e.correct_velocity((a, pa), (b, pb), -vt * (take / slide));
             }
-        }
+        });
         let after = self.kinetic_energy();
         self.lost[1] += before - after;
+        self.each_contact(particles, |e, c, (a, pa), (b, pb)| {
+            let vn = (e.velocity(a, pa) - e.velocity(b, pb)).dot(c.n);
+            if vn != 0.0 {
+                e.correct_velocity((a, pa), (b, pb), -c.n * vn);
+            }
+        });
+        self.steady_hand(particles, h);
+    }
+
+    /// Runs `verb` on every contact that pushed this substep and is not
+    /// with a particle, with its two ends and points now.
+    fn each_contact<P: Particles>(
+        &mut self,
+        particles: &mut P,
+        mut verb: impl FnMut(&mut Ends<P>, &Contact, (End, Vec3), (End, Vec3)),
+    ) {
         let mut e = Ends {
             rigid: &mut self.bodies,
             particles,
         };
-        for c in self
-            .contacts
-            .iter()
-            .filter(|c| c.lambda_n != 0.0 && !c.on_particle())
-        {
-            let a = End::Rigid(c.a);
+        for c in (self.contacts.iter()).filter(|c| c.lambda_n != 0.0 && !c.on_particle()) {
             let (pa, pb) = c.points(&e);
-            let vn = (e.velocity(a, pa) - e.velocity(c.b, pb)).dot(c.n);
-            if vn != 0.0 {
-                e.correct_velocity((a, pa), (c.b, pb), -c.n * vn);
-            }
+            verb(&mut e, c, (End::Rigid(c.a), pa), (c.b, pb));
         }
-        self.steady_hand(particles, h);
     }
 
     /// The hand on a held body, after the contacts' velocity pass (which
