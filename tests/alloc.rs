@@ -43,6 +43,8 @@ fn stepping_allocates_nothing_after_warm_up() {
         "thin_shelf.ron",
         "rigid_wrecking_ball.ron",
         "plank_bridge.ron",
+        "hair.ron",
+        "rod_cantilever.ron",
     ] {
         for threads in [1, 2] {
             let mut w = catenary::scene::load(&dir.join(name)).unwrap().build();

@@ -520,6 +520,7 @@ fn the_hand_lifts_a_rigid_body_by_the_point_it_holds_with_no_more_than_its_stren
     );
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn a_recorded_session_with_a_rigid_body_replays_bit_exactly() {
     // Grab, drag, release, fix and free: the recorder writes each as an
@@ -560,6 +561,7 @@ fn a_recorded_session_with_a_rigid_body_replays_bit_exactly() {
     assert_eq!(replayed.particles.pos(), w.particles.pos());
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn compare_mode_mirrors_a_held_rigid_body_and_its_fixed_switch() {
     let (mut left, mut right) = (resting_cube(), resting_cube());
