@@ -121,7 +121,8 @@ pub(crate) fn find<P: Particles>(
             if apart || held.contains(&(p, i)) || particles.spare(p) {
                 continue;
             }
-            // The particle's centre as a round of radius 0, kept `radius` off.
+            // Found as a ball of the particle's radius; the contact keeps
+            // the particle's centre `radius` off the body's surface.
             let n = meet(s, Solid::Round(x, x, radius), &mut touches);
             for &(pa, _, normal) in &touches[..n] {
                 out.push(contact(
