@@ -300,19 +300,7 @@ fn bounds(c: &Collider) -> Option<(Vec3, f32)> {
 /// Where the line o + λ·dir (o relative to the box's centre) leaves the
 /// box of half extents `e` toward +λ, if it meets the box.
 fn slab_exit(o: Vec3, dir: Vec3, e: Vec3) -> Option<f32> {
-    let (mut enter, mut exit) = (f32::NEG_INFINITY, f32::INFINITY);
-    for k in 0..3 {
-        if dir[k].abs() < 1e-9 {
-            if o[k].abs() > e[k] {
-                return None;
-            }
-            continue;
-        }
-        let (a, b) = ((-e[k] - o[k]) / dir[k], (e[k] - o[k]) / dir[k]);
-        enter = enter.max(a.min(b));
-        exit = exit.min(a.max(b));
-    }
-    (enter <= exit).then_some(exit)
+    crate::solver::rigid::ray::slab(o, dir, e).map(|(_, exit)| exit)
 }
 
 #[cfg(test)]

@@ -23,23 +23,30 @@ impl Rigid {
                     .reduce(f32::min)
             }
             RigidShape::Box(h) => {
-                // Slabs: the latest entry before the earliest exit.
-                let (mut enter, mut exit) = (0.0f32, f32::INFINITY);
-                for i in 0..3 {
-                    if d[i].abs() < 1e-12 {
-                        if o[i].abs() > h[i] {
-                            return None;
-                        }
-                        continue;
-                    }
-                    let (a, b) = ((-h[i] - o[i]) / d[i], (h[i] - o[i]) / d[i]);
-                    enter = enter.max(a.min(b));
-                    exit = exit.min(a.max(b));
-                }
-                (enter <= exit).then_some(enter)
+                let (enter, exit) = slab(o, d, h)?;
+                (exit >= 0.0).then_some(enter.max(0.0))
             }
         }
     }
+}
+
+/// Where the line o + λ·d (o relative to the box's centre) enters and
+/// leaves the box of half extents `e`, as (λ in, λ out), if it meets it:
+/// the slabs' latest entry and earliest exit.
+pub fn slab(o: Vec3, d: Vec3, e: Vec3) -> Option<(f32, f32)> {
+    let (mut enter, mut exit) = (f32::NEG_INFINITY, f32::INFINITY);
+    for k in 0..3 {
+        if d[k].abs() < 1e-9 {
+            if o[k].abs() > e[k] {
+                return None;
+            }
+            continue;
+        }
+        let (a, b) = ((-e[k] - o[k]) / d[k], (e[k] - o[k]) / d[k]);
+        enter = enter.max(a.min(b));
+        exit = exit.min(a.max(b));
+    }
+    (enter <= exit).then_some((enter, exit))
 }
 
 /// Entry of the ray into the ball of radius `r` at `c`.
