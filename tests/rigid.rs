@@ -601,3 +601,20 @@ fn a_tearable_cloths_spare_slots_are_not_obstacles_to_rigid_bodies() {
     let ball = w.rigids().bodies[0].x;
     assert!(ball.y < 0.5, "the ball stopped at {ball}");
 }
+
+#[test]
+fn save_as_keeps_which_of_two_rigid_bodies_was_fixed() {
+    // Two rigid bodies in a row have equal `Body` entries (no particles):
+    // the capture must find each by its place, not by value.
+    let text = "Scene(bodies: [
+        Rigid(shape: Sphere(radius: 0.1), position: (0.0, 1.0, 0.0)),
+        Rigid(shape: Sphere(radius: 0.1), position: (1.0, 1.0, 0.0))])";
+    let mut scene = catenary::scene::parse(text, std::path::Path::new("two.ron")).unwrap();
+    let mut w = scene.build();
+    w.set_rigid_fixed(1, true);
+    scene.capture(&w);
+    let fixed: Vec<bool> = (scene.bodies.iter())
+        .map(|b| matches!(b, catenary::scene::BodyDef::Rigid(r) if r.fixed))
+        .collect();
+    assert_eq!(fixed, [false, true]);
+}

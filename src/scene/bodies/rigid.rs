@@ -186,10 +186,14 @@ impl Kind for RigidDef {
     /// Nothing: a rigid body has no compliance.
     fn capture_compliances(&mut self, _world: &World, _body: usize) {}
 
-    /// Its `fixed` switch (right-click in the window toggles it).
+    /// Its `fixed` switch (right-click in the window toggles it); `body`
+    /// is one of `world.bodies()`.
     fn capture_pins(&mut self, world: &World, body: &Body) {
         let r = world.rigids();
-        let found = (world.bodies().iter().position(|b| b == body)).and_then(|b| r.of_body(b));
+        // By identity: consecutive rigid bodies have equal `Body` values
+        // (no particles, the same first index), so `==` finds the first.
+        let index = world.bodies().iter().position(|b| std::ptr::eq(b, body));
+        let found = index.and_then(|b| r.of_body(b));
         if let Some(i) = found {
             self.fixed = r.bodies[i].fixed;
         }

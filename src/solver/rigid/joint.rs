@@ -6,8 +6,9 @@
 
 use glam::{Quat, Vec3};
 
+use super::Rigid;
 use super::end::{End, Ends, Particles};
-use super::{Rigid, shorter};
+use crate::solver::rods::shorter;
 
 /// What a joint lets move.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -301,9 +301,3 @@ impl Rigids {
         self.lost
     }
 }
-
-/// q or −q, whichever has w ≥ 0.
-#[inline]
-pub(crate) fn shorter(q: Quat) -> Quat {
-    if q.w < 0.0 { -q } else { q }
-}
