@@ -63,7 +63,10 @@ fn contacts(c: &mut Criterion) {
         colliders: [Ground()])";
     for (name, text) in [
         ("hammock", include_str!("../scenes/hammock.ron")),
-        ("wrecking_ball", include_str!("../scenes/wrecking_ball.ron")),
+        (
+            "soft_wrecking_ball",
+            include_str!("../scenes/soft_wrecking_ball.ron"),
+        ),
         ("two 32x32 cloths, one on the other", two_cloths),
     ] {
         let mut world = scene::parse(text, std::path::Path::new(name))

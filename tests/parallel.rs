@@ -76,8 +76,8 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("cloth_dihedral", scene_world("cloth_dihedral.ron")),
         ("tied_hammock (joins)", scene_world("tied_hammock.ron")),
         (
-            "wrecking_ball (soft box, joins, contacts)",
-            scene_world("wrecking_ball.ron"),
+            "soft_wrecking_ball (soft box, joins, contacts)",
+            scene_world("soft_wrecking_ball.ron"),
         ),
         (
             "balloon_on_string (gas)",

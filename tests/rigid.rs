@@ -231,7 +231,7 @@ fn tethers_reach_through_an_attachment_so_a_heavy_box_does_not_stretch_a_light_r
 #[test]
 fn a_saved_rigid_world_resumes_bit_exactly() {
     let text = std::fs::read_to_string(format!(
-        "{}/scenes/rigid_wrecking_ball.ron",
+        "{}/scenes/wrecking_ball.ron",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
@@ -525,8 +525,7 @@ fn the_hand_lifts_a_rigid_body_by_the_point_it_holds_with_no_more_than_its_stren
 fn a_recorded_session_with_a_rigid_body_replays_bit_exactly() {
     // Grab, drag, release, fix and free: the recorder writes each as an
     // event, and the replay of the recording is the session.
-    let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/rigid_wrecking_ball.ron");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/wrecking_ball.ron");
     let scene = catenary::scene::load(&path).unwrap();
     let mut w = scene.build();
     w.set_hand(catenary::solver::Hand::suited_to(&w));

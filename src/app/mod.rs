@@ -14,6 +14,7 @@ mod overlay;
 mod panel;
 mod panel_bodies;
 mod panel_load;
+mod panel_rigid;
 mod panel_solid;
 mod panel_tear;
 mod panel_view;

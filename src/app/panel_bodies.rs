@@ -18,6 +18,7 @@ impl App {
         let mut solid_edits = Vec::new();
         let mut load_edits = Vec::new();
         let mut tear_edits = Vec::new();
+        let mut rigid_edits = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let facts = def.facts();
             let title = format!("{b}: {}", facts.label);
@@ -65,6 +66,7 @@ impl App {
                     solid_edits.extend(self.solid_ui(ui, b).map(|e| (b, e)));
                     load_edits.extend(self.load_ui(ui, b).map(|e| (b, e)));
                     tear_edits.extend(self.tear_ui(ui, b).map(|e| (b, e)));
+                    rigid_edits.extend(self.rigid_ui(ui, b).map(|e| (b, e)));
                     if facts.self_collision {
                         let mut on = self.world.self_collision(b);
                         if ui
@@ -91,6 +93,10 @@ impl App {
                 });
         }
         self.joins_section(ui);
+        self.rigid_joints_section(ui);
+        for (b, edit) in rigid_edits {
+            self.apply_rigid(b, edit);
+        }
         for (b, edit) in solid_edits {
             self.apply_solid(b, edit);
         }
@@ -187,7 +193,7 @@ impl App {
 
 /// A compliance slider (m/N, logarithmic) with a "rigid" box for α = 0.
 /// Returns the new value when the user changed it.
-fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
+pub(super) fn compliance_ui(ui: &mut egui::Ui, label: &str, value: f32) -> Option<f32> {
     let kind = ComplianceSlider {
         zero: "rigid",
         zero_hover: "compliance α = 0: the constraint does not stretch at all",

@@ -80,6 +80,11 @@ impl App {
              y = a·cosh((x − x₀)/a) + c (ropes pinned at exactly their two ends, vertical gravity), \
              and the undamped spring of a single mass on one link (period 2π√(α·m))",
         );
+        ui.checkbox(&mut d.spin, "spin arrows").on_hover_text(
+            "on a rigid body in free flight: its angular momentum L (gold, kept while nothing \
+             touches it) and its angular velocity ω (cyan, 0.12 m per rad/s) — in the \
+             tennis-racket flip ω swings round while L stands still",
+        );
     }
 
     pub(super) fn stats_section(&mut self, ui: &mut egui::Ui) {

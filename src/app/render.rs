@@ -36,6 +36,9 @@ pub struct Display {
     pub shadows: bool,
     /// The analytic catenary drawn over ropes pinned at both ends.
     pub analytic: bool,
+    /// Angular momentum and angular velocity arrows on rigid bodies in
+    /// free flight.
+    pub spin: bool,
     /// FXAA over the 3D view.
     pub antialias: bool,
     /// Ropes drawn as chains of interlocking links instead of tubes.
@@ -61,6 +64,7 @@ impl Default for Display {
             colliders: true,
             shadows: true,
             analytic: true,
+            spin: true,
             antialias: true,
             chain_links: false,
             caption: true,
@@ -163,6 +167,9 @@ impl Renderer {
             super::solids::draw_rigids(&world.rigids().bodies, &self.shadow_map, &mut mesh);
             self.mesh = Some(mesh);
             super::solids::draw_joints(world);
+            if display.spin {
+                super::solids::draw_spin(world);
+            }
         }
         self.compute_values(world, display);
         let eye = camera.eye();

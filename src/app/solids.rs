@@ -8,7 +8,7 @@ use macroquad::prelude::*;
 use super::render::{Renderer, flush, rgba, vertex};
 use super::scenery::{box_faces, grid_indices};
 use super::shadow_map::{ShadowMap, shade};
-use crate::solver::rigid::{Rigid, RigidShape};
+use crate::solver::rigid::{JointKind, Rigid, RigidShape};
 
 /// A rigid body's two tones: light wood, darker wood.
 const WOOD: [f32; 3] = [0.80, 0.55, 0.32];
@@ -78,17 +78,64 @@ fn rings(
 }
 
 /// Every joint as a dot at its anchor and, for a hinge or a slider, a
-/// line along its axis 0.3 m long (brass, drawn over the bodies).
+/// line along its axis 0.3 m long; a hinge with limits also shows the arc
+/// its first body may turn through and, as a spoke, where it is in it
+/// (brass, drawn over the bodies).
 pub fn draw_joints(world: &crate::solver::World) {
     let brass = Color::new(0.95, 0.78, 0.35, 1.0);
     let bodies = &world.rigids().bodies;
     for j in &world.rigids().joints {
         let (at, axis) = j.placement(bodies);
         draw_sphere(at, 0.02, None, brass);
-        if let Some(axis) = axis {
-            draw_line_3d(at - axis * 0.15, at + axis * 0.15, brass);
+        let Some(axis) = axis else {
+            continue;
+        };
+        draw_line_3d(at - axis * 0.15, at + axis * 0.15, brass);
+        if let (JointKind::Hinge(_), Some((lo, hi))) = (j.kind, j.limits) {
+            // The arc from b's zero direction turned by lo to hi, radius 0.12 m.
+            let zero = j.b.map_or(Quat::IDENTITY, |b| bodies[b].q) * j.across[1];
+            const STEPS: usize = 24;
+            let on_arc = |t: f32| at + Quat::from_axis_angle(axis, t) * zero * 0.12;
+            for k in 0..STEPS {
+                let t = |k: usize| lo + (hi - lo) * k as f32 / STEPS as f32;
+                draw_line_3d(on_arc(t(k)), on_arc(t(k + 1)), brass);
+            }
+            for end in [lo, hi] {
+                draw_line_3d(at, on_arc(end), brass);
+            }
+            draw_line_3d(at, on_arc(j.angle(bodies)), WHITE);
         }
     }
+}
+
+/// Colours of the spin arrows: angular momentum L, angular velocity ω.
+pub const MOMENTUM: Color = Color::new(1.0, 0.85, 0.2, 1.0);
+pub const SPIN: Color = Color::new(0.3, 0.9, 1.0, 1.0);
+
+/// For every rigid body in free flight spinning faster than 0.5 rad/s:
+/// its angular momentum L (gold, 0.4 m long — kept, so it stays put) and
+/// its angular velocity ω (cyan, 0.12 m per rad/s), from its centre. In the
+/// tennis-racket flip ω swings round while L stands still.
+pub fn draw_spin(world: &crate::solver::World) {
+    let rigids = world.rigids();
+    for (k, r) in rigids.bodies.iter().enumerate() {
+        if r.omega.length() < 0.5 || !rigids.in_free_flight(k) {
+            continue;
+        }
+        let l = r.angular_momentum();
+        arrow(r.x, l.normalize_or_zero() * 0.4, MOMENTUM);
+        arrow(r.x, r.omega * 0.12, SPIN);
+    }
+}
+
+/// An arrow from `from` along `v`: a line and a ball at its head.
+fn arrow(from: Vec3, v: Vec3, colour: Color) {
+    if v.length() < 1e-4 {
+        return;
+    }
+    let to = from + v;
+    draw_line_3d(from, to, colour);
+    draw_sphere(to, 0.012, None, colour);
 }
 
 /// A rigid body as what casts a shadow: its box's twelve triangles, or

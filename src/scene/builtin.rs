@@ -79,10 +79,6 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../scenes/plectoneme.ron"),
     ),
     (
-        "rigid_wrecking_ball.ron",
-        include_str!("../../scenes/rigid_wrecking_ball.ron"),
-    ),
-    (
         "rod_cantilever.ron",
         include_str!("../../scenes/rod_cantilever.ron"),
     ),
@@ -98,6 +94,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     (
         "soft_materials.ron",
         include_str!("../../scenes/soft_materials.ron"),
+    ),
+    (
+        "soft_wrecking_ball.ron",
+        include_str!("../../scenes/soft_wrecking_ball.ron"),
     ),
     ("swing.ron", include_str!("../../scenes/swing.ron")),
     (

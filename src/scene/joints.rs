@@ -6,8 +6,10 @@ use glam::Vec3;
 use super::schema::*;
 use super::validate::{Checker, particle_count};
 use crate::solver::World;
-use crate::solver::limits::{COORDINATE, HINGE_ANGLE, JOINT_COMPLIANCE, OFFSET};
-use crate::solver::rigid::JointKind;
+use crate::solver::limits::{
+    COORDINATE, HINGE_ANGLE, JOINT_COMPLIANCE, MOTOR_SPEED, MOTOR_TORQUE, OFFSET,
+};
+use crate::solver::rigid::{JointKind, Motor};
 
 /// Fails unless `bodies[b]` is a Rigid body.
 fn rigid(c: &mut Checker, field: String, b: usize, scene: &Scene) -> bool {
@@ -61,6 +63,14 @@ pub(super) fn check(c: &mut Checker, scene: &Scene) {
         match j.kind {
             JointKindDef::Hinge { axis: a } | JointKindDef::Slider { axis: a } => axis(c, f, a),
             JointKindDef::Ball | JointKindDef::Fixed => {}
+        }
+        if let Some(m) = j.motor {
+            if let JointKindDef::Hinge { .. } = j.kind {
+                c.num(&format!("{f}.motor.speed"), m.speed, MOTOR_SPEED);
+                c.num(&format!("{f}.motor.max_torque"), m.max_torque, MOTOR_TORQUE);
+            } else {
+                c.fail(format!("{f}.motor"), "only a Hinge has a motor");
+            }
         }
         if let Some((lo, hi)) = j.limits {
             let bounds = match j.kind {
@@ -118,6 +128,11 @@ pub(super) fn build(world: &mut World, scene: &Scene) {
         };
         let ends = (rigid_of(world, j.a), j.b.map(|b| rigid_of(world, b)));
         world.add_joint(ends, kind, Vec3::from(j.anchor), (j.compliance, j.limits));
+        let motor = (j.motor).map(|m| Motor {
+            speed: m.speed,
+            max_torque: m.max_torque,
+        });
+        world.set_joint_motor(world.rigids().joints.len() - 1, motor);
     }
     for a in &scene.attachments {
         let particle = super::build::particle_of(world, scene, (a.body, a.particle));

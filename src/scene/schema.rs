@@ -185,6 +185,21 @@ pub struct JointDef {
     /// (default None).
     #[serde(default, with = "limits")]
     pub limits: Option<(f32, f32)>,
+    /// A Hinge's motor (default None).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub motor: Option<MotorDef>,
+}
+
+/// `motor: Some((speed: 2.0, max_torque: 10.0))`: a hinge turns body a
+/// relative to b toward `speed` (rad/s, right-handed about the axis) with
+/// at most `max_torque` (N·m).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotorDef {
+    /// Target speed (rad/s). Required.
+    pub speed: f32,
+    /// Torque limit (N·m). Required.
+    pub max_torque: f32,
 }
 
 /// `Some((min, max))` as DESIGN §3 writes it: with the files'

@@ -171,6 +171,10 @@ pub const ROTATION: Bounds = Bounds::new(-1e3, 1e3, "rad");
 pub const JOINT_COMPLIANCE: Bounds = Bounds::new(0.0, 1e3, "");
 /// A hinge's angle limits (rad).
 pub const HINGE_ANGLE: Bounds = Bounds::new(-std::f32::consts::PI, std::f32::consts::PI, "rad");
+/// A hinge motor's target speed (rad/s).
+pub const MOTOR_SPEED: Bounds = Bounds::new(-1e3, 1e3, "rad/s");
+/// A hinge motor's torque limit (N·m).
+pub const MOTOR_TORQUE: Bounds = Bounds::new(0.0, 1e6, "N·m");
 /// Coulomb friction μ.
 pub const FRICTION: Bounds = Bounds::new(0.0, 100.0, "");
 /// Strain past which a constraint tears.

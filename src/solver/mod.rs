@@ -94,7 +94,7 @@ const CONSTRAINTS_PER_THREAD: usize = 8192;
 /// far more than a projection (measured: two 32×32 cloths, one fallen on
 /// the other with collisions between bodies — 11,652 constraints, 2,048
 /// particles in both kinds of contacts — run 1.7–2× faster on 2 threads;
-/// `hammock` is as fast on either and `wrecking_ball` a third slower on 2).
+/// `hammock` is as fast on either and `soft_wrecking_ball` a third slower on 2).
 const CONTACT_WEIGHT: usize = 8;
 
 /// What one rod segment's direct solve weighs against a link projection

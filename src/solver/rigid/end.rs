@@ -189,6 +189,25 @@ impl<P: Particles> Ends<'_, P> {
         }
     }
 
+    /// Angular velocity of `end` (a particle's or the world's: 0).
+    pub fn spin(&self, end: End) -> Vec3 {
+        match end {
+            End::Rigid(r) => self.rigid[r].omega,
+            _ => Vec3::ZERO,
+        }
+    }
+
+    /// Gives rigid `end` the angular impulse `p` (N·m·s, world); nothing
+    /// else turns.
+    pub fn spin_up(&mut self, end: End, p: Vec3) {
+        if let End::Rigid(r) = end {
+            let body = &mut self.rigid[r];
+            if !body.fixed {
+                body.omega += world_inv_inertia(body, p);
+            }
+        }
+    }
+
     /// Velocity of `end`'s world point `at` (a particle's or the world's: 0).
     pub fn velocity(&self, end: End, at: Vec3) -> Vec3 {
         match end {

@@ -33,6 +33,16 @@ impl JointKind {
     }
 }
 
+/// A hinge's motor: a velocity servo that turns body a relative to b
+/// about the axis toward `speed` with no more than `max_torque`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Motor {
+    /// Target speed of a relative to b about the axis (rad/s, right-handed).
+    pub speed: f32,
+    /// The most torque it gives (N·m).
+    pub max_torque: f32,
+}
+
 /// A joint, as built: its anchor and axis in each body's frame.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Joint {
@@ -46,6 +56,10 @@ pub struct Joint {
     pub compliance: f32,
     /// Hinge angle (rad) or slider travel (m) limits, min ≤ max.
     pub limits: Option<(f32, f32)>,
+    /// A hinge's motor: it turns a relative to b toward a speed.
+    pub motor: Option<Motor>,
+    /// The motor's torque last substep (N·m, about the axis).
+    pub motor_torque: f32,
     /// The anchor in a's and b's frames (b: the world point when None).
     pub(crate) anchor: [Vec3; 2],
     /// The axis in a's and b's frames.
@@ -91,6 +105,8 @@ impl Joint {
             relative: ra.q.conjugate() * qb,
             lambda_position: 0.0,
             lambda_angle: 0.0,
+            motor: None,
+            motor_torque: 0.0,
         }
     }
 
@@ -111,6 +127,23 @@ impl Joint {
         let n = qa * self.axis[0];
         let (ua, ub) = (qa * self.across[0], qb * self.across[1]);
         ub.cross(ua).dot(n).atan2(ub.dot(ua))
+    }
+
+    /// How far the joint has moved where it may: a hinge's angle (rad), a
+    /// slider's travel (m, a's anchor relative to b's along the axis);
+    /// 0 for a ball or fixed joint.
+    pub fn position(&self, bodies: &[Rigid]) -> f32 {
+        match self.kind {
+            JointKind::Hinge(_) => self.angle(bodies),
+            JointKind::Slider(_) => {
+                let qb = self.b.map_or(Quat::IDENTITY, |b| bodies[b].q);
+                let pb = self
+                    .b
+                    .map_or(self.anchor[1], |b| bodies[b].point(self.anchor[1]));
+                (bodies[self.a].point(self.anchor[0]) - pb).dot(qb * self.axis[1])
+            }
+            JointKind::Ball | JointKind::Fixed => 0.0,
+        }
     }
 
     /// Where the joint is now (a's anchor) and, for a hinge or a slider,
@@ -170,5 +203,28 @@ impl Joint {
                 e.correct_angle(a, b, corr, ak, &mut self.lambda_angle);
             }
         }
+    }
+
+    /// The motor, in the velocity pass: the angular impulse about the
+    /// axis that brings a's spin relative to b to the motor's speed,
+    /// capped at max_torque·h (so a load past it slows the motor down,
+    /// and a hand can stall it).
+    pub(crate) fn drive<P: Particles>(&mut self, e: &mut Ends<P>, h: f32) {
+        let (Some(m), JointKind::Hinge(_)) = (self.motor, self.kind) else {
+            return;
+        };
+        let (a, b) = self.ends();
+        let n = e.rigid[self.a].q * self.axis[0];
+        let w = e.inv_mass(a, n, None) + e.inv_mass(b, n, None);
+        if w <= 0.0 {
+            self.motor_torque = 0.0;
+            return;
+        }
+        let spin = (e.spin(a) - e.spin(b)).dot(n);
+        let cap = m.max_torque * h;
+        let impulse = ((m.speed - spin) / w).clamp(-cap, cap);
+        e.spin_up(a, n * impulse);
+        e.spin_up(b, n * -impulse);
+        self.motor_torque = impulse / h;
     }
 }

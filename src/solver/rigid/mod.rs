@@ -24,7 +24,10 @@ pub mod world;
 
 use glam::{Quat, Vec3};
 
-pub use joint::{Joint, JointKind};
+use contact::Contact;
+use end::End;
+
+pub use joint::{Joint, JointKind, Motor};
 pub use world::RigidDesc;
 
 /// A rigid body's shape, in its own frame (centred on the centre of mass).
@@ -248,6 +251,18 @@ impl Rigids {
     /// The rigid body that is scene body `body`.
     pub fn of_body(&self, body: usize) -> Option<usize> {
         self.bodies.iter().position(|r| r.body == body)
+    }
+
+    /// True while body `r` is in free flight: not fixed, not held, on no
+    /// joint or attachment, touching nothing last substep — so nothing but
+    /// gravity acts and its angular momentum about its centre is kept.
+    pub fn in_free_flight(&self, r: usize) -> bool {
+        let touched = |c: &Contact| c.lambda_n != 0.0 && (c.a == r || c.b == End::Rigid(r));
+        !self.bodies[r].fixed
+            && self.hand.is_none_or(|h| h.rigid != r)
+            && !(self.joints.iter()).any(|j| j.a == r || j.b == Some(r))
+            && !self.attachments.iter().any(|a| a.rigid == r)
+            && !self.contacts.iter().any(touched)
     }
 
     /// Kinetic energy of every body (J).

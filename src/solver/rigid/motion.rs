@@ -210,6 +210,13 @@ impl Rigids {
             r.v += r.dx / h;
             r.omega += r.dtheta / h;
         }
+        let mut e = Ends {
+            rigid: &mut self.bodies,
+            particles,
+        };
+        for j in &mut self.joints {
+            j.drive(&mut e, h);
+        }
         if self.contacts.is_empty() {
             self.steady_hand(particles, h);
             return;

@@ -3,7 +3,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::joint::{Joint, JointKind};
+use super::joint::{Joint, JointKind, Motor};
 use super::{Attachment, Rigid, RigidShape, Rigids};
 use crate::solver::World;
 
@@ -179,5 +179,44 @@ impl World {
     /// (on by default): a debug switch, to see what it does.
     pub fn set_gyroscopic(&mut self, on: bool) {
         self.rigids.gyroscopic = on;
+    }
+
+    /// Sets rigid body `r`'s mass (kg; the panel's density × its volume):
+    /// its inertia follows from its shape; its velocity and spin stay.
+    ///
+    /// # Panics
+    /// When the mass is not finite and positive.
+    pub fn set_rigid_mass(&mut self, r: usize, mass: f32) {
+        assert!(
+            mass > 0.0 && mass.is_finite(),
+            "World::set_rigid_mass: {mass} kg"
+        );
+        let b = &mut self.rigids.bodies[r];
+        b.mass = mass;
+        b.inertia = b.shape.inertia(mass);
+    }
+
+    /// Sets rigid body `r`'s Coulomb μ.
+    pub fn set_rigid_friction(&mut self, r: usize, friction: f32) {
+        self.rigids.bodies[r].friction = friction;
+    }
+
+    /// Sets joint `j`'s compliance (m/N, rad/(N·m)) and limits.
+    pub fn set_joint_compliance(&mut self, j: usize, compliance: f32, limits: Option<(f32, f32)>) {
+        let joint = &mut self.rigids.joints[j];
+        joint.compliance = compliance;
+        joint.limits = limits;
+    }
+
+    /// Gives hinge `j` a motor, or takes it away (None). A joint that is
+    /// not a hinge keeps none.
+    pub fn set_joint_motor(&mut self, j: usize, motor: Option<Motor>) {
+        let joint = &mut self.rigids.joints[j];
+        if matches!(joint.kind, JointKind::Hinge(_)) {
+            joint.motor = motor;
+        }
+        if joint.motor.is_none() {
+            joint.motor_torque = 0.0;
+        }
     }
 }
