@@ -175,7 +175,12 @@ fn a_glb_export_holds_the_csv_frames_and_passes_the_khronos_validator() {
             );
         }
     }
-    // The validator, when installed (`.ci/run` puts it in target/npm).
+    validate(&glb);
+}
+
+/// Runs the Khronos validator on `glb` when it is installed (`.ci/run`
+/// puts it in target/npm): no errors, no warnings.
+fn validate(glb: &Path) {
     let modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/npm/node_modules");
     if !modules.join("gltf-validator").exists() {
         println!(
@@ -186,7 +191,7 @@ fn a_glb_export_holds_the_csv_frames_and_passes_the_khronos_validator() {
     }
     let out = Command::new("node")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/gltf-validate.js"))
-        .arg(&glb)
+        .arg(glb)
         .env("NODE_PATH", &modules)
         .output()
         .expect("node runs");
@@ -198,6 +203,40 @@ fn a_glb_export_holds_the_csv_frames_and_passes_the_khronos_validator() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(report.starts_with("errors 0 warnings 0 "), "{report}");
+}
+
+#[test]
+fn a_rigid_box_is_exported_as_its_faces_at_the_pose_the_csv_gives() {
+    // The tumbling boxes: each frame's primitive of a box has its 24
+    // corners of faces, each at ± its half extents along the box's axes
+    // as the CSV's four rows (centre, then one metre along each axis) say.
+    let dir = TempDir::new("export-rigid");
+    let glb = dir.join("tumbling.glb");
+    let frames = run_with_export(&scene("tumbling_box.ron"), &dir, &glb);
+    let (root, bin) = read_glb(&glb);
+    let half = [0.3f32, 0.1, 0.05];
+    for (n, frame) in [0, 10, 20, 30].into_iter().enumerate() {
+        let mesh = &root.meshes[root.nodes[n].mesh.unwrap().value()];
+        let csv = bodies_at(&frames, frame);
+        assert_eq!(mesh.primitives.len(), 2, "a primitive per box");
+        for (primitive, pose) in mesh.primitives.iter().zip(csv) {
+            let position = primitive.attributes
+                [&gltf_json::validation::Checked::Valid(gltf_json::mesh::Semantic::Positions)];
+            let corners = vec3s(&root, &bin, position);
+            assert_eq!(corners.len(), 24);
+            let c = glam::Vec3::from(pose[0]);
+            for p in corners {
+                for (axis, e) in half.iter().enumerate() {
+                    let along = (glam::Vec3::from(p) - c).dot(glam::Vec3::from(pose[axis + 1]) - c);
+                    assert!(
+                        (along.abs() - e).abs() < 1e-4,
+                        "frame {frame}: a corner {along} m along axis {axis}, not ±{e}"
+                    );
+                }
+            }
+        }
+    }
+    validate(&glb);
 }
 
 #[test]

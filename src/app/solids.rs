@@ -8,7 +8,7 @@ use macroquad::prelude::*;
 use super::render::{Renderer, flush, rgba, vertex};
 use super::scenery::{box_faces, grid_indices};
 use super::shadow_map::{ShadowMap, shade};
-use crate::solver::rigid::{JointKind, Rigid, RigidShape};
+use crate::solver::rigid::{JointKind, Rigid, RigidShape, surface};
 
 /// A rigid body's two tones: light wood, darker wood.
 const WOOD: [f32; 3] = [0.80, 0.55, 0.32];
@@ -45,36 +45,18 @@ pub fn draw_rigids(bodies: &[Rigid], map: &ShadowMap, mesh: &mut Mesh) {
     flush(mesh);
 }
 
-/// A ball of `radius` (`half` = 0) or a capsule whose half balls sit
-/// `half` above and below the centre along y.
+/// A ball of `radius` (`half` = 0) or a capsule (see
+/// [`surface::rings`]).
 fn rings(
     mesh: &mut Mesh,
     radius: f32,
     half: f32,
     put: &mut impl FnMut(&mut Mesh, Vec3, Vec3, Vec3),
 ) {
-    const AROUND: usize = 24;
-    const RINGS: usize = 16;
-    Renderer::flush_if_full(mesh, (RINGS + 2) * (AROUND + 1));
+    Renderer::flush_if_full(mesh, (surface::RINGS + 2) * (surface::AROUND + 1));
     let base = mesh.vertices.len();
-    // Rings of the top half ball, then the bottom one: the band between
-    // the two equators is the capsule's cylinder.
-    let mut rows = 0;
-    for ring in 0..=RINGS + 1 {
-        let (k, shift) = if ring <= RINGS / 2 {
-            (ring, half)
-        } else {
-            (ring - 1, -half)
-        };
-        let polar = std::f32::consts::PI * k as f32 / RINGS as f32;
-        for j in 0..=AROUND {
-            let a = std::f32::consts::TAU * j as f32 / AROUND as f32;
-            let n = vec3(polar.sin() * a.cos(), polar.cos(), polar.sin() * a.sin());
-            put(mesh, n * radius + Vec3::Y * shift, n, n);
-        }
-        rows += 1;
-    }
-    grid_indices(mesh, base, rows - 1, AROUND);
+    let rows = surface::rings(radius, half, |p, n, _| put(mesh, p, n, n));
+    grid_indices(mesh, base, rows - 1, surface::AROUND);
 }
 
 /// Every joint as a dot at its anchor and, for a hinge or a slider, a

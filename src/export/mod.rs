@@ -10,6 +10,9 @@
 //! in the first frame exported), a rope or mesh as line segments along
 //! its links. A piece's vertices are the body's particles in their CSV
 //! order (`run --out`), so vertex k of body b is CSV particle k of body b.
+//! A rigid body, which has no particles, is its shape's surface at its
+//! pose that frame (a box's faces, a ball's or capsule's rings: see
+//! `solver::rigid::surface`), with the faces' normals and UVs.
 
 mod glb;
 mod obj;
@@ -20,6 +23,7 @@ use anyhow::{Context, Result};
 use glam::Vec3;
 
 use crate::scene::TempFile;
+use crate::solver::rigid::surface::Surface;
 use crate::solver::{LinkKind, Shape, World};
 
 /// One body at one frame.
@@ -56,6 +60,8 @@ pub struct Exporter {
     sphere_uvs: Vec<Option<Vec<[f32; 2]>>>,
     /// Per body: its kind's name in the scene format ("Cloth", …).
     kinds: Vec<&'static str>,
+    /// Per rigid body: its surface in its own frame, made once.
+    surfaces: Vec<Surface>,
 }
 
 impl Exporter {
@@ -77,6 +83,7 @@ impl Exporter {
             frames: 0,
             sphere_uvs: Vec::new(),
             kinds,
+            surfaces: Vec::new(),
         })
     }
 
@@ -113,6 +120,14 @@ impl Exporter {
         let pos = &world.particles.pos;
         let mut pieces = Vec::new();
         for (b, body) in world.bodies().iter().enumerate() {
+            let name = format!(
+                "body {b} ({})",
+                self.kinds.get(b).copied().unwrap_or("Body")
+            );
+            if let Some(r) = world.rigids().of_body(b) {
+                pieces.push(self.rigid_piece(world, r, name));
+                continue;
+            }
             let first = body.first as u32;
             let local = |i: usize| i as u32 - first;
             let positions: Vec<[f32; 3]> = body.range().map(|i| pos[i].to_array()).collect();
@@ -149,10 +164,7 @@ impl Exporter {
                 _ => vec![[0.0, 0.0]; body.count],
             };
             pieces.push(Piece {
-                name: format!(
-                    "body {b} ({})",
-                    self.kinds.get(b).copied().unwrap_or("Body")
-                ),
+                name,
                 normals: normals(&positions, &triangles),
                 positions,
                 uvs,
@@ -161,6 +173,26 @@ impl Exporter {
             });
         }
         pieces
+    }
+}
+
+impl Exporter {
+    /// Rigid body `r` as its surface at its pose now.
+    fn rigid_piece(&mut self, world: &World, r: usize, name: String) -> Piece {
+        let rigids = world.rigids();
+        while self.surfaces.len() < rigids.bodies.len() {
+            let shape = rigids.bodies[self.surfaces.len()].shape;
+            self.surfaces.push(shape.surface());
+        }
+        let (body, s) = (&rigids.bodies[r], &self.surfaces[r]);
+        Piece {
+            name,
+            positions: s.points.iter().map(|&p| body.point(p).to_array()).collect(),
+            normals: s.normals.iter().map(|&n| (body.q * n).to_array()).collect(),
+            uvs: s.uvs.clone(),
+            triangles: s.triangles.clone(),
+            lines: Vec::new(),
+        }
     }
 }
 

@@ -20,6 +20,7 @@ pub mod geometry;
 pub mod joint;
 pub mod motion;
 pub mod ray;
+pub mod surface;
 pub mod world;
 
 use glam::{Quat, Vec3};
