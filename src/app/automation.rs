@@ -35,6 +35,18 @@ impl App {
         for e in &self.errors {
             let _ = writeln!(s, "error {}", e.replace('\n', " "));
         }
+        // One line per rigid body of the left or only world: `rigid index
+        // x y z screen_x screen_y fixed held` (its centre).
+        let project = self.camera.projector();
+        for (r, body) in self.world.rigids().bodies.iter().enumerate() {
+            let sc = project(body.x).unwrap_or(Vec2::splat(-1.0));
+            let held = self.world.grabbed_rigid() == Some(r);
+            let _ = writeln!(
+                s,
+                "rigid {r} {} {} {} {} {} {} {}",
+                body.x.x, body.x.y, body.x.z, sc.x, sc.y, body.fixed as u8, held as u8
+            );
+        }
         // One line per particle and lane: `index x y z screen_x screen_y
         // pinned lane` (lane 0 = the left or only world, 1 = the right).
         let mut lanes = vec![(&self.world, self.camera.clone())];
