@@ -37,8 +37,9 @@ pub enum Event {
     GrabRigid(usize, (f32, f32, f32)),
     /// A rigid body (rigid index) is fixed (true) or freed.
     Fix(usize, bool),
-    /// A rigid body's (rigid index) new mass (kg) and friction μ.
-    Material(usize, f32, f32),
+    /// A rigid body's (rigid index) new mass (kg), friction μ and
+    /// restitution e.
+    Material(usize, f32, f32, f32),
     /// A joint's (index in `joints`) new compliance, limits and motor
     /// (speed rad/s, max torque N·m).
     Joint(usize, f32, Option<(f32, f32)>, Option<(f32, f32)>),
@@ -70,8 +71,8 @@ struct Seen {
     goal: Option<glam::Vec3>,
     pinned: Vec<bool>,
     fixed: Vec<bool>,
-    /// Each rigid body's mass and friction.
-    material: Vec<(f32, f32)>,
+    /// Each rigid body's mass, friction and restitution.
+    material: Vec<(f32, f32, f32)>,
     joints: Vec<JointSeen>,
 }
 
@@ -88,7 +89,7 @@ impl Seen {
                 .collect(),
             fixed: world.rigids().bodies.iter().map(|r| r.fixed).collect(),
             material: (world.rigids().bodies.iter())
-                .map(|r| (r.mass, r.friction))
+                .map(|r| (r.mass, r.friction, r.restitution))
                 .collect(),
             joints: (world.rigids().joints.iter())
                 .map(|j| {
@@ -168,9 +169,9 @@ impl Recorder {
                 push(Event::Fix(r, is));
             }
         }
-        for (r, (was, &(mass, mu))) in seen.material.iter().zip(&now.material).enumerate() {
-            if *was != (mass, mu) {
-                push(Event::Material(r, mass, mu));
+        for (r, (was, &(mass, mu, e))) in seen.material.iter().zip(&now.material).enumerate() {
+            if *was != (mass, mu, e) {
+                push(Event::Material(r, mass, mu, e));
             }
         }
         for (j, (was, &(alpha, limits, motor))) in seen.joints.iter().zip(&now.joints).enumerate() {
@@ -212,9 +213,9 @@ pub fn apply(world: &mut World, event: &Event) {
         }),
         Event::GrabRigid(r, (x, y, z)) => world.grab_rigid_local(*r, glam::Vec3::new(*x, *y, *z)),
         Event::Fix(r, on) => world.set_rigid_fixed(*r, *on),
-        Event::Material(r, mass, mu) => {
+        Event::Material(r, mass, mu, e) => {
             world.set_rigid_mass(*r, *mass);
-            world.set_rigid_friction(*r, *mu);
+            world.set_rigid_surface(*r, *mu, *e);
         }
         Event::Joint(j, alpha, limits, motor) => {
             world.set_joint_compliance(*j, *alpha, *limits);
@@ -284,7 +285,7 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
             Event::GrabRigid(r, _) | Event::Fix(r, _) | Event::Material(r, ..) if *r >= rigid => {
                 Some(format!("rigid body {r}: the scene has {rigid}"))
             }
-            Event::Material(_, mass, mu) => material_problem(*mass, *mu),
+            Event::Material(_, mass, mu, e) => material_problem(*mass, *mu, *e),
             Event::Joint(j, ..) if *j >= joints => {
                 Some(format!("joint {j}: the scene has {joints}"))
             }
@@ -315,13 +316,18 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
     SceneErrors::check_in(path, text, problems)
 }
 
-/// What is wrong with a recorded mass and friction, if anything.
-fn material_problem(mass: f32, mu: f32) -> Option<String> {
-    use crate::solver::limits::FRICTION;
+/// What is wrong with a recorded mass, friction and restitution.
+fn material_problem(mass: f32, mu: f32, e: f32) -> Option<String> {
+    use crate::solver::limits::{FRICTION, RESTITUTION};
     if !(mass > 0.0 && mass.is_finite() && mass <= 1e9) {
         Some(format!("mass {mass} kg: accepted (0, 1e9]"))
     } else if !FRICTION.contains(mu) {
         Some(format!("friction {mu}: accepted {}", FRICTION.describe()))
+    } else if !RESTITUTION.contains(e) {
+        Some(format!(
+            "restitution {e}: accepted {}",
+            RESTITUTION.describe()
+        ))
     } else {
         None
     }

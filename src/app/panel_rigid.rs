@@ -1,5 +1,5 @@
 //! The panel's part for rigid bodies and their joints: a body's density,
-//! friction and `fixed` switch; a joint's compliance, limits and (a
+//! friction, restitution and `fixed` switch; a joint's compliance, limits and (a
 //! hinge's) motor.
 
 use egui_macroquad::egui;
@@ -16,8 +16,8 @@ use crate::solver::{Method, World, limits};
 pub(super) enum RigidEdit {
     /// Density (kg/m³) and the mass it gives: the inertia follows.
     Density(f32, f32),
-    /// Coulomb μ.
-    Friction(f32),
+    /// Coulomb μ and restitution e.
+    Surface(f32, f32),
     /// Never moves.
     Fixed(bool),
 }
@@ -67,12 +67,23 @@ impl App {
                     .text("friction μ"),
             )
             .on_hover_text(
-                "Coulomb friction against the ground, colliders, particles and other rigid \
-                 bodies (the larger of two bodies' μ acts)",
+                "Coulomb friction against the ground, colliders and other rigid bodies (the \
+                 pair's μ is √(μ₁μ₂)) and against particles (this μ)",
             )
             .changed()
         {
-            edit = Some(RigidEdit::Friction(mu));
+            edit = Some(RigidEdit::Surface(mu, body.restitution));
+        }
+        let mut e = body.restitution;
+        if ui
+            .add(slider(&mut e, limits::RESTITUTION.range()).text("restitution e"))
+            .on_hover_text(
+                "the share of an impact's speed it leaves with: 0 stays put, 1 bounces back \
+                 as high (slow touches never bounce, so it still comes to rest)",
+            )
+            .changed()
+        {
+            edit = Some(RigidEdit::Surface(body.friction, e));
         }
         let mut fixed = body.fixed;
         if ui
@@ -97,7 +108,7 @@ impl App {
         }
         let apply = |w: &mut World| match edit {
             RigidEdit::Density(_, mass) => w.set_rigid_mass(r, mass),
-            RigidEdit::Friction(mu) => w.set_rigid_friction(r, mu),
+            RigidEdit::Surface(mu, e) => w.set_rigid_surface(r, mu, e),
             RigidEdit::Fixed(on) => w.set_rigid_fixed(r, on),
         };
         apply(&mut self.world);
@@ -105,7 +116,10 @@ impl App {
         if let BodyDef::Rigid(def) = &mut self.scene.bodies[b] {
             match edit {
                 RigidEdit::Density(d, _) => def.density = d,
-                RigidEdit::Friction(mu) => def.friction = mu,
+                RigidEdit::Surface(mu, e) => {
+                    def.friction = mu;
+                    def.restitution = e;
+                }
                 RigidEdit::Fixed(_) => {} // Save as reads it from the world
             }
         }

@@ -175,6 +175,8 @@ pub const HINGE_ANGLE: Bounds = Bounds::new(-std::f32::consts::PI, std::f32::con
 pub const MOTOR_SPEED: Bounds = Bounds::new(-1e3, 1e3, "rad/s");
 /// A hinge motor's torque limit (N·m).
 pub const MOTOR_TORQUE: Bounds = Bounds::new(0.0, 1e6, "N·m");
+/// A rigid body's coefficient of restitution.
+pub const RESTITUTION: Bounds = Bounds::new(0.0, 1.0, "");
 /// Coulomb friction μ.
 pub const FRICTION: Bounds = Bounds::new(0.0, 100.0, "");
 /// Strain past which a constraint tears.

@@ -35,9 +35,16 @@ pub struct RigidDef {
     /// Coulomb μ against colliders, particles and rigid bodies (default 0.5).
     #[serde(default = "super::super::schema::half")]
     pub friction: f32,
+    /// Coefficient of restitution e (default 0: no rebound).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub restitution: f32,
     /// True: never moves, an anchor for joints (default false).
     #[serde(default)]
     pub fixed: bool,
+}
+
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
 }
 
 /// A rigid body's shape in a scene file (sizes in m).
@@ -90,6 +97,7 @@ impl RigidDef {
             angular_velocity: [0.0; 3],
             density: rigid_density(),
             friction: 0.5,
+            restitution: 0.0,
             fixed: false,
         }
     }
@@ -159,6 +167,7 @@ impl Kind for RigidDef {
         );
         c.num(&format!("{f}.density"), self.density, DENSITY);
         c.num(&format!("{f}.friction"), self.friction, FRICTION);
+        c.num(&format!("{f}.restitution"), self.restitution, RESTITUTION);
     }
 
     fn build(&self, world: &mut World, body: usize) -> Shape {
@@ -168,6 +177,7 @@ impl Kind for RigidDef {
                 shape: self.solver_shape(),
                 density: self.density,
                 friction: self.friction,
+                restitution: self.restitution,
                 fixed: self.fixed,
                 pose: (
                     self.position.into(),

@@ -37,6 +37,12 @@ pub struct Contact {
     pub lambda_n: f32,
     /// Tangential (static friction) λ of the substep.
     pub lambda_t: f32,
+    /// Restitution e of the pair (the larger of the two; a collider's
+    /// and a particle's is 0).
+    pub restitution: f32,
+    /// The normal velocity (m/s) of a relative to b before the substep's
+    /// projections: negative while they approach.
+    pub approach: f32,
 }
 
 /// Finds every contact of this substep into `out` (cleared first; its
@@ -96,15 +102,9 @@ pub(crate) fn find<P: Particles>(
             let n = meet(solid(ra), solid(rb), &mut touches);
             let mu = (ra.friction * rb.friction).sqrt();
             for &(pa, pb, normal) in &touches[..n] {
-                out.push(contact(
-                    ra,
-                    a,
-                    End::Rigid(b),
-                    rb.local(pb),
-                    normal,
-                    mu,
-                    (pa, 0.0),
-                ));
+                let mut c = contact(ra, a, End::Rigid(b), rb.local(pb), normal, mu, (pa, 0.0));
+                c.restitution = ra.restitution.max(rb.restitution);
+                out.push(c);
             }
         }
     }
@@ -125,7 +125,7 @@ pub(crate) fn find<P: Particles>(
             // the particle's centre `radius` off the body's surface.
             let n = meet(s, Solid::Round(x, x, radius), &mut touches);
             for &(pa, _, normal) in &touches[..n] {
-                out.push(contact(
+                let mut c = contact(
                     r,
                     i,
                     End::Particle(p),
@@ -133,7 +133,9 @@ pub(crate) fn find<P: Particles>(
                     normal,
                     r.friction,
                     (pa, radius),
-                ));
+                );
+                c.restitution = 0.0; // a particle's velocity is not this pass's
+                out.push(c);
             }
         }
     }
@@ -164,6 +166,8 @@ fn contact(
         },
         lambda_n: 0.0,
         lambda_t: 0.0,
+        restitution: r.restitution,
+        approach: 0.0,
     }
 }
 

@@ -109,6 +109,9 @@ pub struct Rigid {
     pub inertia: Vec3,
     /// Coulomb friction coefficient μ.
     pub friction: f32,
+    /// Coefficient of restitution e: the share of an impact's normal
+    /// speed it leaves with (0: no rebound).
+    pub restitution: f32,
     /// Never moves (an anchor for joints).
     pub fixed: bool,
     /// A driven torque (N·m, world frame) ramped over its seconds.
@@ -226,6 +229,9 @@ pub struct Rigids {
     pub gyroscopic: bool,
     /// Energy taken out by air drag and by friction since the start (J).
     pub(crate) lost: [f64; 2],
+    /// 2·|g|·h of the substep: slower impacts do not rebound (Müller et
+    /// al. 2020 §3.6), so a body at rest does not jitter on its contacts.
+    pub(crate) rest_speed: f32,
 }
 
 impl Default for Rigids {
@@ -239,6 +245,7 @@ impl Default for Rigids {
             hand: None,
             gyroscopic: true,
             lost: [0.0; 2],
+            rest_speed: 0.0,
         }
     }
 }

@@ -2,7 +2,8 @@
 //! predict the poses with gravity, drag, driven torques and the
 //! gyroscopic term; project contacts, joints and attachments; take
 //! velocities from the moves; then, at the contacts, dynamic friction
-//! and no rebound (restitution 0).
+//! and restitution (§3.6: an impact faster than 2·|g|·h leaves at e
+//! times its approach speed, a slower one not at all).
 
 use glam::{Quat, Vec3};
 
@@ -71,6 +72,7 @@ impl Rigids {
     /// Step 1: x ← x + h·v, q turned by h·ω, after drag, gravity, driven
     /// torques and ω ← ω + h·I⁻¹(τ − ω × Iω).
     pub(crate) fn predict(&mut self, s: &Sub) {
+        self.rest_speed = 2.0 * s.gravity.length() * s.h;
         if let Some(hold) = self.hand.as_mut() {
             hold.fraction = s.f;
             hold.velocity = (hold.target - hold.from) / s.dt;
@@ -206,6 +208,18 @@ impl Rigids {
     /// Contacts with particles take no velocity pass: a particle's
     /// velocity is its own phase's, and reads as its own move.
     pub(crate) fn finish<P: Particles>(&mut self, particles: &mut P, h: f32) {
+        // Each bouncing contact's approach speed, from the velocities
+        // before this substep's corrections are added to them.
+        if self.contacts.iter().any(|c| c.restitution > 0.0) {
+            let e = Ends {
+                rigid: &mut self.bodies,
+                particles,
+            };
+            for c in (self.contacts.iter_mut()).filter(|c| c.restitution > 0.0) {
+                let (pa, pb) = c.points(&e);
+                c.approach = (e.velocity(End::Rigid(c.a), pa) - e.velocity(c.b, pb)).dot(c.n);
+            }
+        }
         for r in self.bodies.iter_mut().filter(|r| !r.fixed) {
             r.v += r.dx / h;
             r.omega += r.dtheta / h;
@@ -233,10 +247,16 @@ impl Rigids {
         });
         let after = self.kinetic_energy();
         self.lost[1] += before - after;
+        let rest_speed = self.rest_speed;
         self.each_contact(particles, |e, c, (a, pa), (b, pb)| {
             let vn = (e.velocity(a, pa) - e.velocity(b, pb)).dot(c.n);
-            if vn != 0.0 {
-                e.correct_velocity((a, pa), (b, pb), -c.n * vn);
+            let leave = if -c.approach > rest_speed {
+                -c.restitution * c.approach
+            } else {
+                0.0
+            };
+            if vn != leave {
+                e.correct_velocity((a, pa), (b, pb), c.n * (leave - vn));
             }
         });
         self.steady_hand(particles, h);

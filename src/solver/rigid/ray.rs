@@ -94,6 +94,7 @@ mod tests {
                 shape,
                 density: 1000.0,
                 friction: 0.5,
+                restitution: 0.0,
                 fixed: false,
                 pose: (Vec3::new(0.0, 1.0, 0.0), q),
                 motion: (Vec3::ZERO, Vec3::ZERO),

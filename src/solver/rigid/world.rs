@@ -16,6 +16,8 @@ pub struct RigidDesc {
     pub density: f32,
     /// Coulomb μ.
     pub friction: f32,
+    /// Coefficient of restitution e in [0, 1].
+    pub restitution: f32,
     /// Never moves.
     pub fixed: bool,
     /// Centre of mass (m) and orientation (body → world).
@@ -59,6 +61,7 @@ impl World {
             mass,
             inertia,
             friction: d.friction,
+            restitution: d.restitution,
             fixed: d.fixed,
             torque: None,
             x_prev: x,
@@ -196,9 +199,11 @@ impl World {
         b.inertia = b.shape.inertia(mass);
     }
 
-    /// Sets rigid body `r`'s Coulomb μ.
-    pub fn set_rigid_friction(&mut self, r: usize, friction: f32) {
-        self.rigids.bodies[r].friction = friction;
+    /// Sets rigid body `r`'s Coulomb μ and coefficient of restitution.
+    pub fn set_rigid_surface(&mut self, r: usize, friction: f32, restitution: f32) {
+        let b = &mut self.rigids.bodies[r];
+        b.friction = friction;
+        b.restitution = restitution;
     }
 
     /// Sets joint `j`'s compliance (m/N, rad/(N·m)) and limits.
