@@ -163,6 +163,12 @@ impl Joint {
         let ak = (alpha_t, k);
         let pa = e.point(a, self.anchor[0]);
         let pb = e.point(b, self.anchor[1]);
+        if self.kind == JointKind::Fixed && alpha_t == 0.0 {
+            // Rigid: point and angle as one block.
+            let turn = self.turn_to_relative(e);
+            super::block::close(e, (a, pa), (b, pb), (pb - pa, turn), k);
+            return;
+        }
         let corr = match self.kind {
             JointKind::Slider(_) => {
                 // a's point may sit anywhere on b's axis line (within the
@@ -195,14 +201,19 @@ impl Joint {
                 }
             }
             JointKind::Slider(_) | JointKind::Fixed => {
-                // a's orientation should be q_b·q̄_rel: turn it by the
-                // difference.
-                let want = self.q_b(e) * self.relative.conjugate();
-                let d = shorter(want * e.rigid[self.a].q.conjugate());
-                let corr = Vec3::new(d.x, d.y, d.z) * 2.0;
+                let corr = self.turn_to_relative(e);
                 e.correct_angle(a, b, corr, ak, &mut self.lambda_angle);
             }
         }
+    }
+
+    /// The turn (rotation vector, world) that brings a's orientation back
+    /// to q_b·q̄_rel, as built relative to b (the small-angle 2·Im of the
+    /// difference).
+    fn turn_to_relative<P: Particles>(&self, e: &Ends<P>) -> Vec3 {
+        let want = self.q_b(e) * self.relative.conjugate();
+        let d = shorter(want * e.rigid[self.a].q.conjugate());
+        Vec3::new(d.x, d.y, d.z) * 2.0
     }
 
     /// The motor, in the velocity pass: the angular impulse about the

@@ -14,6 +14,7 @@
 //! w = nᵀ I⁻¹ n (see [`end`]). The whole rigid world is solved by one thread, in
 //! order, so its bits do not depend on the thread count.
 
+mod block;
 pub mod contact;
 pub mod end;
 pub mod geometry;
