@@ -2,8 +2,7 @@
 //! (a ball is a point, a capsule a segment, each with a radius) and boxes:
 //! round against round by the closest points of their cores, round
 //! against a box by the box's closest point to the core's ends and
-//! middle, a box against a box by clipping one's face to the other's
-//! (the face of least overlap). Each touch is (point on a, point on b,
+//! middle, a box against a box by the separating axes (`box_box`). Each touch is (point on a, point on b,
 //! the normal that pushes a away from b), all in world coordinates.
 
 use glam::{Quat, Vec3};
@@ -15,7 +14,7 @@ use super::{Rigid, RigidShape};
 /// found a hair apart catches a corner that a turn brings down during the
 /// pass (without it a resting box's corners drop in and out of contact
 /// and it rocks at mm/s).
-const MARGIN: f32 = 2e-3;
+pub(super) const MARGIN: f32 = 2e-3;
 
 /// A world-frame primitive: a round core (segment and radius) or a box.
 #[derive(Clone, Copy, Debug)]
@@ -92,142 +91,10 @@ pub(crate) fn meet(a: Solid, b: Solid, out: &mut [Touch; 16]) -> usize {
             }
             n
         }
-        (Solid::Box(ca, qa, ha), Solid::Box(cb, qb, hb)) => boxes((ca, qa, ha), (cb, qb, hb), out),
-    }
-}
-
-type BoxPose = (Vec3, Quat, Vec3);
-
-/// Half the extent of a box along unit `u`.
-fn reach((_, q, h): BoxPose, u: Vec3) -> f32 {
-    let l = q.conjugate() * u;
-    (l.abs() * h).element_sum()
-}
-
-/// Touches of box `a` with box `b` (Box2D's and Bullet's box–box
-/// manifold): the face of least overlap over both boxes' face normals
-/// (the separating-axis test) is the reference; the other box's face most
-/// against it is clipped to its rectangle, and the clipped points past the
-/// reference plane touch it.
-fn boxes(a: BoxPose, b: BoxPose, out: &mut [Touch; 16]) -> usize {
-    let d = a.0 - b.0;
-    // The least overlap among one box's face normals, as (overlap, the
-    // normal pointing from b to a).
-    let least = |owner: BoxPose| {
-        let mut best = (f32::INFINITY, Vec3::Y);
-        for u in [owner.1 * Vec3::X, owner.1 * Vec3::Y, owner.1 * Vec3::Z] {
-            let overlap = reach(a, u) + reach(b, u) - d.dot(u).abs();
-            if overlap < best.0 {
-                best = (overlap, if d.dot(u) >= 0.0 { u } else { -u });
-            }
-        }
-        best
-    };
-    let (on_a, on_b) = (least(a), least(b));
-    if on_a.0 <= -MARGIN || on_b.0 <= -MARGIN {
-        return 0;
-    }
-    let mut count = 0;
-    // b's face is preferred on a near tie, so a resting pair keeps one
-    // reference from substep to substep.
-    if on_b.0 <= on_a.0 * 1.02 + 1e-5 {
-        clip(a, b, on_b.1, |p, n, depth| {
-            if count < out.len() {
-                out[count] = (p, p + n * depth, n);
-                count += 1;
-            }
-        });
-    } else {
-        clip(b, a, -on_a.1, |p, n, depth| {
-            if count < out.len() {
-                out[count] = (p + n * depth, p, -n);
-                count += 1;
-            }
-        });
-    }
-    count
-}
-
-/// The points of `inc`'s face most against `reference`'s face looking
-/// along `u`, clipped to that face's rectangle, that lie past its plane:
-/// each as (point, the face's outward normal, depth).
-fn clip(inc: BoxPose, reference: BoxPose, u: Vec3, mut touch: impl FnMut(Vec3, Vec3, f32)) {
-    let (n, plane) = face(reference, u);
-    let (inc_n, _) = face(inc, -n);
-    let rim = |bx: BoxPose, normal: Vec3| {
-        let (c, q, h) = bx;
-        let i = axis_of(q.conjugate() * normal);
-        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
-        let (tj, tk) = (q * unit(j), q * unit(k));
-        (c + normal * h[i], (tj, h[j]), (tk, h[k]))
-    };
-    let (centre, (tj, hj), (tk, hk)) = rim(inc, inc_n);
-    let mut poly = [Vec3::ZERO; 8];
-    let mut len = 4;
-    for (m, (sj, sk)) in [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0), (-1.0, 1.0)]
-        .into_iter()
-        .enumerate()
-    {
-        poly[m] = centre + tj * (hj * sj) + tk * (hk * sk);
-    }
-    let (face_centre, (rj, rhj), (rk, rhk)) = rim(reference, n);
-    for (t, half) in [(rj, rhj), (-rj, rhj), (rk, rhk), (-rk, rhk)] {
-        // Sutherland–Hodgman against the side plane (p − centre)·t ≤ half.
-        let side = |p: Vec3| (p - face_centre).dot(t) - half;
-        let mut next = [Vec3::ZERO; 8];
-        let mut kept = 0;
-        for m in 0..len {
-            let (p, q) = (poly[m], poly[(m + 1) % len]);
-            let (sp, sq) = (side(p), side(q));
-            if sp <= 0.0 && kept < 8 {
-                next[kept] = p;
-                kept += 1;
-            }
-            if (sp < 0.0) != (sq < 0.0) && sp != sq && kept < 8 {
-                next[kept] = p + (q - p) * (sp / (sp - sq));
-                kept += 1;
-            }
-        }
-        poly = next;
-        len = kept;
-    }
-    for (m, &p) in poly[..len].iter().enumerate() {
-        // A corner on a side plane comes out twice.
-        let again = poly[..m].iter().any(|q| q.distance_squared(p) < 1e-12);
-        let depth = plane - p.dot(n);
-        if depth > -MARGIN && !again {
-            touch(p, n, depth);
+        (Solid::Box(ca, qa, ha), Solid::Box(cb, qb, hb)) => {
+            super::box_box::boxes((ca, qa, ha), (cb, qb, hb), out)
         }
     }
-}
-
-/// The index of the largest component of `v` in magnitude.
-fn axis_of(v: Vec3) -> usize {
-    let a = v.abs();
-    if a.x >= a.y && a.x >= a.z {
-        0
-    } else if a.y >= a.z {
-        1
-    } else {
-        2
-    }
-}
-
-/// The unit vector along axis `i`.
-fn unit(i: usize) -> Vec3 {
-    let mut v = Vec3::ZERO;
-    v[i] = 1.0;
-    v
-}
-
-/// The outward normal of `bx`'s face that looks most along `u`, and its
-/// plane's offset (normal · point on the face).
-fn face(bx: BoxPose, u: Vec3) -> (Vec3, f32) {
-    let (c, q, h) = bx;
-    let local = q.conjugate() * u;
-    let i = axis_of(local);
-    let normal = q * (unit(i) * local[i].signum());
-    (normal, normal.dot(c) + h[i])
 }
 
 /// Where a round core of ends `p0`, `p1` is tested against a box centred
@@ -285,7 +152,7 @@ fn point_box(p: Vec3, (c, q, h): (Vec3, Quat, Vec3)) -> (Vec3, Vec3, f32) {
 }
 
 /// The closest points of two segments (either may be a point).
-fn closest_on_segments((p0, p1): (Vec3, Vec3), (q0, q1): (Vec3, Vec3)) -> (Vec3, Vec3) {
+pub(super) fn closest_on_segments((p0, p1): (Vec3, Vec3), (q0, q1): (Vec3, Vec3)) -> (Vec3, Vec3) {
     let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
     let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
     let (s, t) = if a <= 1e-12 && e <= 1e-12 {

@@ -15,6 +15,7 @@
 //! order, so its bits do not depend on the thread count.
 
 mod block;
+mod box_box;
 pub mod contact;
 pub mod end;
 pub mod geometry;
