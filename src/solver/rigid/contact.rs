@@ -108,10 +108,9 @@ pub(crate) fn find<P: Particles>(
             }
         }
     }
+    // Particles meet fixed bodies too: a fixed body is an obstacle like
+    // a collider (only the particle moves).
     for (i, r) in bodies.iter().enumerate() {
-        if r.fixed {
-            continue;
-        }
         let reach = r.shape.bound();
         let s = solid(r);
         for p in 0..count {
@@ -196,6 +195,46 @@ impl Contact {
         let mut lambda = self.lambda_n;
         e.correct((a, pa), (self.b, pb), self.n * depth, (0.0, k), &mut lambda);
         self.lambda_n = lambda;
+        if let End::Particle(i) = self.b {
+            self.tether_through(e, i, k);
+        }
+    }
+
+    /// A tethered particle's tether reaches through the contact, as
+    /// through an attachment: a heavy body pushing a light particle past
+    /// its tether length (a box dropped on a hammock of 0.8 g particles,
+    /// 10,000 : 1) takes the push itself. The particle goes back onto its
+    /// tether's sphere and the body is pushed out of it there as from the
+    /// world; without it the tether pulls the particle back after the
+    /// contact, the body keeps sinking by what the particle gave way, and
+    /// the sheet stretches under it like rubber.
+    fn tether_through<P: Particles>(&mut self, e: &mut Ends<P>, i: usize, k: f32) {
+        let Some((pin, length)) = e.particles.tether(i) else {
+            return;
+        };
+        let x = e.particles.x(i);
+        let d = x - pin;
+        let dist = d.length();
+        if dist <= length || dist <= 0.0 {
+            return;
+        }
+        // Back onto the tether's sphere.
+        let back = pin + d * (length / dist) - x;
+        e.particles.shift(i, back);
+        let a = End::Rigid(self.a);
+        let (pa, pb) = self.points(e);
+        let depth = (pb - pa).dot(self.n) + self.gap;
+        if depth > 0.0 {
+            let mut lambda = self.lambda_n;
+            e.correct(
+                (a, pa),
+                (End::World, pb),
+                self.n * depth,
+                (0.0, k),
+                &mut lambda,
+            );
+            self.lambda_n = lambda;
+        }
     }
 
     /// One projection of static friction: the points are held together
