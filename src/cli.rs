@@ -138,9 +138,9 @@ enum Command {
         /// The recording file.
         recording: PathBuf,
     },
-    /// Validate scene files; print every error; exit 1 if any.
+    /// Validate scene files (and recordings, `*.rec.ron`); print every error; exit 1 if any.
     Check {
-        /// The scene files.
+        /// The scene files (a name ending in .rec.ron is read as a recording).
         #[arg(required = true)]
         scenes: Vec<PathBuf>,
     },

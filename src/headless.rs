@@ -307,6 +307,26 @@ impl CsvWriter {
 pub fn check(paths: &[PathBuf]) -> Result<bool> {
     let mut ok = true;
     for path in paths {
+        // A recording (`NAME.rec.ron`, which Record writes beside the
+        // scenes) is checked as one: its scene and its events.
+        if path.to_string_lossy().ends_with(".rec.ron") {
+            match crate::record::load(path) {
+                Ok(rec) => say!(
+                    "ok: {} (a recording of {}: {} frames, {} events)",
+                    path.display(),
+                    rec.scene.name,
+                    rec.frames,
+                    rec.events.len()
+                )?,
+                Err(errors) => {
+                    ok = false;
+                    for e in errors.0 {
+                        tell(format_args!("error: {e}"));
+                    }
+                }
+            }
+            continue;
+        }
         match scene::load(path) {
             Ok(scene) => {
                 let world = scene.build();

@@ -704,3 +704,51 @@ fn run_prints_the_volume_of_closed_bodies() {
         "{text}"
     );
 }
+
+#[test]
+fn check_reads_a_recording_beside_the_scenes_as_a_recording() {
+    // Record writes NAME.rec.ron beside the scene, so `catenary check
+    // scenes/*.ron` meets it: it is checked as a recording (its scene and
+    // its events), not failed as a scene.
+    let dir = TempDir::new("check-recording");
+    let scene_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/pendulum.ron");
+    let s = scene::load(&scene_path).unwrap();
+    let mut w = s.build();
+    let mut rec = catenary::record::Recorder::new(s.clone(), &w);
+    for frame in 0..20 {
+        if frame == 5 {
+            w.set_pinned(0, false);
+        }
+        rec.before_step(&w);
+        w.step();
+    }
+    let good = dir.join("pendulum.rec.ron");
+    std::fs::write(&good, catenary::record::to_text(rec.recording())).unwrap();
+    let out = catenary(&[
+        "check",
+        good.to_str().unwrap(),
+        scene_path.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("a recording of") && stdout.contains("20 frames"),
+        "{stdout}"
+    );
+    // A recording whose event names a particle the scene lacks fails,
+    // with its place.
+    let bad = dir.join("bad.rec.ron");
+    let text = catenary::record::to_text(rec.recording()).replacen("Pin(0,", "Pin(999,", 1);
+    std::fs::write(&bad, text).unwrap();
+    let out = catenary(&["check", bad.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("bad.rec.ron") && stderr.contains("particle 999"),
+        "{stderr}"
+    );
+}

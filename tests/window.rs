@@ -994,6 +994,16 @@ fn record_a_drag_in_the_window_and_replay_it_headless() {
         replayed.particles.pos()[10].x.abs() > 1e-3,
         "the drag was replayed"
     );
+    // In the window, Replay (beside Record) plays the recording just made
+    // while Open…'s field still names the scene: the world starts over
+    // and the drag happens again, with no error banner (it read the scene
+    // as a recording and said "Expected struct Recording").
+    let before = app.state().unwrap();
+    sleep(Duration::from_millis(600));
+    click("1054", "120");
+    let restarted = app.wait_for("the replay's start", |s| s.time < before.time);
+    assert!(restarted.errors.is_empty(), "{:?}", restarted.errors);
+    app.wait_for("the replayed drag", |s| s.particles[10].0[0] > 0.2);
 }
 
 /// A cloth held flat by its four corners 1.2 m over the ground, seen from

@@ -1,7 +1,9 @@
 //! Record and replay in the window (see `crate::record`): Record watches
 //! the world before every step; Stop writes the recording beside the save
-//! path (downloads it in the browser); Replay plays a recording file from
-//! its first frame (in the browser, the last one recorded in the tab).
+//! path (downloads it in the browser); Replay plays a recording from its
+//! first frame: the `.rec.ron` named in the Open… field, else the last one
+//! recorded in this window (in the browser, in this tab), else the one
+//! beside the save path.
 
 use std::path::{Path, PathBuf};
 
@@ -70,19 +72,24 @@ impl App {
         }
     }
 
-    /// Plays the recording at `path` from its first frame (in the
-    /// browser, the last one recorded).
-    fn start_replay(&mut self, path: &Path) {
-        let loaded = match (&self.recorded, platform::WEB) {
-            (Some(rec), true) => Ok(rec.clone()),
-            (None, true) => {
+    /// Plays a recording from its first frame: the `.rec.ron` file `open`
+    /// names, else the last one recorded here, else the file `beside`.
+    fn start_replay(&mut self, open: &Path, beside: &Path) {
+        let named = !platform::WEB && open.to_string_lossy().ends_with(".rec.ron");
+        let (loaded, path) = match &self.recorded {
+            _ if named => (record::load(open), open.to_path_buf()),
+            Some(rec) => (Ok(rec.clone()), beside.to_path_buf()),
+            None if !platform::WEB && beside.is_file() => {
+                (record::load(beside), beside.to_path_buf())
+            }
+            None => {
                 self.status = "record something first: Record, drag, Stop recording".into();
                 return;
             }
-            (_, false) => record::load(path),
         };
         match loaded {
             Ok(recording) => {
+                self.errors.clear(); // a banner about another file no longer applies
                 self.mouse.cancel(&mut self.world);
                 self.scene = recording.scene.clone();
                 self.world = super::solver_world_from(self.scene.build());
@@ -127,12 +134,13 @@ impl App {
                 .on_hover_text(if platform::WEB {
                     "play the last recording made in this tab"
                 } else {
-                    "play the recording at the path above (Open…'s field)"
+                    "play a recording: the .rec.ron named in Open…'s field, else the last one \
+                     recorded here, else the one beside the save path"
                 })
                 .clicked()
             {
-                let path = self.panel.open_path_buf();
-                self.start_replay(&path);
+                let open = self.panel.open_path_buf();
+                self.start_replay(&open, &target);
             }
         });
     }
