@@ -13,8 +13,15 @@ impl App {
             return;
         }
         egui::TopBottomPanel::top("errors").show(ctx, |ui| {
+            // In the browser there is no file to fix: the scene came in the
+            // link (#scene=) or from the picker.
+            let what = if super::platform::WEB {
+                "Scene error — still running the last good scene; fix the scene text in the link (#scene=…):"
+            } else {
+                "Scene error — still running the last good scene; fix the file and save to reload:"
+            };
             ui.label(
-                RichText::new("Scene error — still running the last good scene; fix the file and save to reload:")
+                RichText::new(what)
                     .color(Color32::from_rgb(255, 120, 100))
                     .strong(),
             );
@@ -31,8 +38,11 @@ impl App {
         if self.paused || self.realtime > 0.95 {
             return;
         }
+        // In the view left by the panels, so the error banner above it
+        // never covers it.
+        let view = ctx.available_rect();
         egui::Area::new(egui::Id::new("realtime"))
-            .anchor(egui::Align2::LEFT_TOP, egui::vec2(10.0, 10.0))
+            .fixed_pos(view.left_top() + egui::vec2(10.0, 10.0))
             .interactable(false)
             .show(ctx, |ui| {
                 ui.label(

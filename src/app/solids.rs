@@ -45,6 +45,17 @@ pub fn draw_rigids(bodies: &[Rigid], map: &ShadowMap, mesh: &mut Mesh) {
     flush(mesh);
 }
 
+/// A lit ball of `tone` at `centre` (a rope's tip mass), into `mesh`.
+pub fn draw_ball(centre: Vec3, radius: f32, tone: [f32; 3], map: &ShadowMap, mesh: &mut Mesh) {
+    let mut put = |mesh: &mut Mesh, local: Vec3, n: Vec3, _: Vec3| {
+        let p = centre + local;
+        let lit = shade(n, map.light_at(p, n));
+        mesh.vertices.push(vertex(p, rgba(tone, lit)));
+    };
+    rings(mesh, radius, 0.0, &mut put);
+    flush(mesh);
+}
+
 /// A ball of `radius` (`half` = 0) or a capsule (see
 /// [`surface::rings`]).
 fn rings(
