@@ -203,6 +203,8 @@ struct State {
     hand_force: Option<f32>,
     /// The hand's strength (N; inf = kinematic).
     hand_max: f32,
+    /// Substeps and iterations applied, and whether a choice is pending.
+    counts: (u32, u32, bool),
     /// The particle the hand holds.
     held: Option<usize>,
     /// The start-up hint is shown.
@@ -234,6 +236,7 @@ impl State {
             realtime: 1.0,
             hand_force: None,
             hand_max: 0.0,
+            counts: (0, 0, false),
             held: None,
             hint: false,
             fps: 0.0,
@@ -256,6 +259,10 @@ impl State {
                 "realtime" => s.realtime = rest.parse().ok()?,
                 "hint" => s.hint = rest == "true",
                 "hand_max" => s.hand_max = rest.parse().ok()?,
+                "counts" => {
+                    let v: Vec<&str> = rest.split(' ').collect();
+                    s.counts = (v[0].parse().ok()?, v[1].parse().ok()?, v[2] == "true");
+                }
                 "fps" => s.fps = rest.parse().ok()?,
                 "antialias" => s.antialias = rest == "true",
                 "plot_detail" => s.plot_detail = rest == "true",
@@ -869,6 +876,54 @@ fn a_scene_too_heavy_for_real_time_says_how_far_behind_it_runs() {
     // (The ratio is smoothed over about a second; start-up frames are slow.)
     let fine = app.wait_for("real time", |s| s.realtime > 0.95);
     println!("the still rope runs at {:.2}× real time", fine.realtime);
+}
+
+#[test]
+fn dragging_the_iterations_slider_applies_nothing_until_release_and_cancel_keeps_what_was_there() {
+    // curtain_128 (97,026 constraints): dragged from 1 to 100 iterations,
+    // every value on the way used to be applied (200 × 35 left it at
+    // 4 fps, and Cancel kept that); now nothing is applied while the
+    // slider moves, the costly end waits for Apply, and Cancel leaves 1.
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-guard");
+    let scene = dir.join("c.ron");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/curtain_128.ron"),
+        &scene,
+    )
+    .unwrap();
+    let app = App::start(&x, &dir, &[scene.to_str().unwrap()]);
+    app.wait_for("the curtain", |s| s.frames > 3 && s.counts.0 == 20);
+    // The iterations slider's handle at 1 (its row is at y 204 or 214 as
+    // the status line above takes one line or two: 208 is on both).
+    x.xdotool(&["mousemove", "983", "208"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["mousedown", "1"]);
+    for px in [1000, 1020, 1040, 1060, 1078] {
+        sleep(Duration::from_millis(150));
+        x.xdotool(&["mousemove", &px.to_string(), "208"]);
+    }
+    let held = app.wait_for("the drag pending", |s| s.counts.2);
+    assert_eq!(
+        (held.counts.0, held.counts.1),
+        (20, 1),
+        "applied while dragged"
+    );
+    x.xdotool(&["mouseup", "1"]);
+    let frames = app.state().unwrap().frames;
+    let after = app.wait_for("frames after the release", |s| s.frames > frames + 3);
+    assert_eq!(
+        after.counts,
+        (20, 1, true),
+        "the costly choice did not wait for Apply"
+    );
+    // Cancel, beside Apply under the prompt (y 256 or 266: 260 is on both).
+    x.xdotool(&["mousemove", "1045", "260"]);
+    sleep(Duration::from_millis(300));
+    x.xdotool(&["click", "1"]);
+    let cancelled = app.wait_for("the cancel", |s| !s.counts.2);
+    assert_eq!((cancelled.counts.0, cancelled.counts.1), (20, 1));
 }
 
 #[test]

@@ -31,6 +31,14 @@ impl App {
         let _ = writeln!(s, "held {:?}", self.world.grabbed());
         let _ = writeln!(s, "hand_force {:?}", self.world.hand_force());
         let _ = writeln!(s, "hand_max {}", self.world.hand().max_force);
+        let settings = &self.world.settings;
+        let _ = writeln!(
+            s,
+            "counts {} {} {}",
+            settings.substeps,
+            settings.iterations,
+            self.panel.pending().is_some()
+        );
         let _ = writeln!(s, "errors {}", self.errors.len());
         for e in &self.errors {
             let _ = writeln!(s, "error {}", e.replace('\n', " "));

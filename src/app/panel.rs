@@ -9,8 +9,9 @@ use crate::scene;
 use crate::solver::{Method, limits};
 
 /// Seconds of solver time per frame above which a substeps × iterations
-/// choice waits for a confirmation.
-const COSTLY_S: f64 = 0.25;
+/// choice waits for a confirmation: under 10 frames a second the window
+/// no longer follows the hand.
+const COSTLY_S: f64 = 0.1;
 
 /// Text fields and the scene list.
 pub struct PanelState {
@@ -66,6 +67,14 @@ pub(super) fn slider<'a, N: egui::emath::Numeric>(
     range: std::ops::RangeInclusive<N>,
 ) -> egui::Slider<'a> {
     egui::Slider::new(value, range).clamping(egui::SliderClamping::Edits)
+}
+
+impl PanelState {
+    /// Substeps × iterations chosen but not applied: being dragged, or
+    /// waiting for Apply.
+    pub(super) fn pending(&self) -> Option<(u32, u32)> {
+        self.pending_counts
+    }
 }
 
 impl App {
@@ -229,26 +238,35 @@ impl App {
                     "classic PBD: stiffness k per projection, depends on substeps and iterations",
                 );
         });
-        // Substeps and iterations set the cost; a choice that would take
-        // longer than COSTLY_S per frame waits for a confirmation, so the
-        // window never freezes on a slider's way up.
+        // Substeps and iterations set the cost. While a slider is dragged
+        // nothing is applied (every value on its way up would be, and
+        // 200 × 35 left the window at 4 fps); on release a choice that
+        // would take longer than COSTLY_S per frame waits for Apply, and
+        // Cancel leaves the settings as they were before the drag.
         let (mut substeps, mut iterations) = self
             .panel
             .pending_counts
             .unwrap_or((s.substeps, s.iterations));
-        ui.add(
-            slider(&mut substeps, 1..=200)
-                .logarithmic(true)
-                .text("substeps"),
-        )
-        .on_hover_text("substeps per frame; h = dt / substeps");
-        ui.add(
-            slider(&mut iterations, 1..=100)
-                .logarithmic(true)
-                .text("iterations"),
-        )
-        .on_hover_text("Gauss–Seidel passes over all constraints per substep");
-        if (substeps, iterations) != (s.substeps, s.iterations) {
+        let sub_slider = ui
+            .add(
+                slider(&mut substeps, 1..=200)
+                    .logarithmic(true)
+                    .text("substeps"),
+            )
+            .on_hover_text("substeps per frame; h = dt / substeps");
+        let it_slider = ui
+            .add(
+                slider(&mut iterations, 1..=100)
+                    .logarithmic(true)
+                    .text("iterations"),
+            )
+            .on_hover_text("Gauss–Seidel passes over all constraints per substep");
+        let dragging = sub_slider.dragged() || it_slider.dragged();
+        if (substeps, iterations) == (s.substeps, s.iterations) {
+            self.panel.pending_counts = None;
+        } else if dragging {
+            self.panel.pending_counts = Some((substeps, iterations));
+        } else {
             let passes = substeps as f64 * iterations as f64;
             let cost = self.world.constraints.len() as f64 * passes / self.timing.projection_rate();
             if cost <= COSTLY_S {
@@ -258,10 +276,8 @@ impl App {
             } else {
                 self.panel.pending_counts = Some((substeps, iterations));
             }
-        } else {
-            self.panel.pending_counts = None;
         }
-        if let Some((sub, it)) = self.panel.pending_counts {
+        if let Some((sub, it)) = self.panel.pending_counts.filter(|_| !dragging) {
             let cost = self.world.constraints.len() as f64 * (sub as f64 * it as f64)
                 / self.timing.projection_rate();
             ui.label(
