@@ -45,6 +45,8 @@ pub mod app;
 pub mod clock;
 #[cfg(feature = "cli")]
 pub mod compare;
+#[cfg(feature = "cli")]
+pub mod edit;
 #[cfg(all(feature = "cli", not(target_arch = "wasm32")))]
 pub mod export;
 #[cfg(feature = "cli")]

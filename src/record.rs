@@ -5,10 +5,8 @@
 //!
 //! A [`Recorder`] watches the world just before every step and writes down
 //! what changed since the last look; nothing in the app has to report its
-//! edits. A rigid body's mass and friction and a joint's compliance,
-//! limits and motor are recorded; the particle bodies' compliance edits
-//! and collision switches made in the panel are not (the scene holds them
-//! when saved before recording).
+//! inputs. The panel's edits come as [`crate::edit::Edit`]s, which the
+//! window gives to [`Recorder::edit`] as it applies them.
 
 use std::path::Path;
 
@@ -37,16 +35,9 @@ pub enum Event {
     GrabRigid(usize, (f32, f32, f32)),
     /// A rigid body (rigid index) is fixed (true) or freed.
     Fix(usize, bool),
-    /// A rigid body's (rigid index) new mass (kg), friction μ and
-    /// restitution e.
-    Material(usize, f32, f32, f32),
-    /// A joint's (index in `joints`) new compliance, limits and motor
-    /// (speed rad/s, max torque N·m).
-    Joint(usize, f32, Option<(f32, f32)>, Option<(f32, f32)>),
+    /// A change from the panel (see [`crate::edit`]).
+    Edit(crate::edit::Edit),
 }
-
-/// A joint's settings as an event records them.
-type JointSeen = (f32, Option<(f32, f32)>, Option<(f32, f32)>);
 
 /// A recorded session: the scene it started from and what happened.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,9 +62,6 @@ struct Seen {
     goal: Option<glam::Vec3>,
     pinned: Vec<bool>,
     fixed: Vec<bool>,
-    /// Each rigid body's mass, friction and restitution.
-    material: Vec<(f32, f32, f32)>,
-    joints: Vec<JointSeen>,
 }
 
 impl Seen {
@@ -88,15 +76,6 @@ impl Seen {
                 .map(|i| world.particles.is_pinned(i))
                 .collect(),
             fixed: world.rigids().bodies.iter().map(|r| r.fixed).collect(),
-            material: (world.rigids().bodies.iter())
-                .map(|r| (r.mass, r.friction, r.restitution))
-                .collect(),
-            joints: (world.rigids().joints.iter())
-                .map(|j| {
-                    let motor = j.motor.map(|m| (m.speed, m.max_torque));
-                    (j.compliance, j.limits, motor)
-                })
-                .collect(),
         }
     }
 }
@@ -169,16 +148,6 @@ impl Recorder {
                 push(Event::Fix(r, is));
             }
         }
-        for (r, (was, &(mass, mu, e))) in seen.material.iter().zip(&now.material).enumerate() {
-            if *was != (mass, mu, e) {
-                push(Event::Material(r, mass, mu, e));
-            }
-        }
-        for (j, (was, &(alpha, limits, motor))) in seen.joints.iter().zip(&now.joints).enumerate() {
-            if *was != (alpha, limits, motor) {
-                push(Event::Joint(j, alpha, limits, motor));
-            }
-        }
         if let (Some(i), false) = (now.grabbed, now.grabbed == seen.grabbed) {
             push(Event::Grab(i));
         }
@@ -192,6 +161,13 @@ impl Recorder {
             push(Event::DragTo((g.x, g.y, g.z)));
         }
         self.seen = now;
+    }
+
+    /// Records an edit applied to the world just now (before the next
+    /// step, as the events watched for are).
+    pub fn edit(&mut self, edit: crate::edit::Edit) {
+        let frame = self.recording.frames;
+        self.recording.events.push((frame, Event::Edit(edit)));
     }
 
     /// What was recorded so far.
@@ -213,16 +189,7 @@ pub fn apply(world: &mut World, event: &Event) {
         }),
         Event::GrabRigid(r, (x, y, z)) => world.grab_rigid_local(*r, glam::Vec3::new(*x, *y, *z)),
         Event::Fix(r, on) => world.set_rigid_fixed(*r, *on),
-        Event::Material(r, mass, mu, e) => {
-            world.set_rigid_mass(*r, *mass);
-            world.set_rigid_surface(*r, *mu, *e);
-        }
-        Event::Joint(j, alpha, limits, motor) => {
-            world.set_joint_compliance(*j, *alpha, *limits);
-            let motor =
-                motor.map(|(speed, max_torque)| crate::solver::rigid::Motor { speed, max_torque });
-            world.set_joint_motor(*j, motor);
-        }
+        Event::Edit(edit) => edit.apply(world),
     }
 }
 
@@ -256,7 +223,6 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
     }
     let built = rec.scene.build();
     let (n, rigid) = (built.particles.len(), built.rigids().bodies.len());
-    let joints = built.rigids().joints.len();
     let mut problems = Vec::new();
     let most = crate::solver::limits::RECORDING_FRAMES;
     if rec.frames > most {
@@ -282,14 +248,10 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
             Event::Grab(i) | Event::Pin(i, _) if *i >= n => {
                 Some(format!("particle {i}: the scene has {n}"))
             }
-            Event::GrabRigid(r, _) | Event::Fix(r, _) | Event::Material(r, ..) if *r >= rigid => {
+            Event::GrabRigid(r, _) | Event::Fix(r, _) if *r >= rigid => {
                 Some(format!("rigid body {r}: the scene has {rigid}"))
             }
-            Event::Material(_, mass, mu, e) => material_problem(*mass, *mu, *e),
-            Event::Joint(j, ..) if *j >= joints => {
-                Some(format!("joint {j}: the scene has {joints}"))
-            }
-            Event::Joint(_, alpha, limits, motor) => joint_problem(*alpha, *limits, *motor),
+            Event::Edit(edit) => edit.problem(&built),
             Event::DragTo(p) | Event::Release(p) | Event::GrabRigid(_, p)
                 if ![p.0, p.1, p.2]
                     .iter()
@@ -314,56 +276,6 @@ fn check(rec: &Recording, path: &Path, text: Option<&str>) -> Result<(), SceneEr
         }
     }
     SceneErrors::check_in(path, text, problems)
-}
-
-/// What is wrong with a recorded mass, friction and restitution.
-fn material_problem(mass: f32, mu: f32, e: f32) -> Option<String> {
-    use crate::solver::limits::{FRICTION, RESTITUTION};
-    if !(mass > 0.0 && mass.is_finite() && mass <= 1e9) {
-        Some(format!("mass {mass} kg: accepted (0, 1e9]"))
-    } else if !FRICTION.contains(mu) {
-        Some(format!("friction {mu}: accepted {}", FRICTION.describe()))
-    } else if !RESTITUTION.contains(e) {
-        Some(format!(
-            "restitution {e}: accepted {}",
-            RESTITUTION.describe()
-        ))
-    } else {
-        None
-    }
-}
-
-/// What is wrong with a recorded joint compliance, limits and motor.
-fn joint_problem(
-    alpha: f32,
-    limits: Option<(f32, f32)>,
-    motor: Option<(f32, f32)>,
-) -> Option<String> {
-    use crate::solver::limits::{JOINT_COMPLIANCE, MOTOR_SPEED, MOTOR_TORQUE, OFFSET};
-    if !JOINT_COMPLIANCE.contains(alpha) {
-        return Some(format!(
-            "compliance {alpha}: accepted {}",
-            JOINT_COMPLIANCE.describe()
-        ));
-    }
-    if let Some((lo, hi)) = limits
-        && !(OFFSET.contains(lo) && OFFSET.contains(hi) && lo <= hi)
-    {
-        return Some(format!(
-            "limits ({lo}, {hi}): min ≤ max, each {}",
-            OFFSET.describe()
-        ));
-    }
-    match motor {
-        Some((speed, torque)) if !MOTOR_SPEED.contains(speed) || !MOTOR_TORQUE.contains(torque) => {
-            Some(format!(
-                "motor ({speed}, {torque}): speed {}, torque {}",
-                MOTOR_SPEED.describe(),
-                MOTOR_TORQUE.describe()
-            ))
-        }
-        _ => None,
-    }
 }
 
 /// Reads and checks a recording file.

@@ -136,52 +136,44 @@ fn only_a_hinge_has_a_motor_and_its_values_are_checked() {
 #[cfg(feature = "cli")]
 #[test]
 fn a_recorded_session_that_edits_bodies_and_joints_replays_bit_exactly() {
-    // The panel's rigid edits — a body's mass and friction, a joint's
-    // compliance, limits and motor — are events of the recording, and its
-    // replay is the session.
+    // The panel's edits — here a rigid body's mass, friction and
+    // restitution and a joint's compliance, limits and motor — go through
+    // one stream: applied to the world and given to the recorder as they
+    // are (what the window's App::edit does), they replay bit-exactly.
+    use catenary::edit::Edit;
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/hinges.ron");
     let scene = catenary::scene::load(&path).unwrap();
     let mut w = scene.build();
     let mut rec = catenary::record::Recorder::new(scene.clone(), &w);
+    let edits = [
+        (10, Edit::RigidMass(1, 9.0)),
+        (20, Edit::RigidSurface(2, 0.05, 0.4)),
+        (30, Edit::Joint(0, 1e-3, Some((-0.3, 0.3)), None)),
+        (40, Edit::Joint(2, 0.0, None, None)),
+        (50, Edit::Joint(6, 0.0, None, Some((-4.0, 0.5)))),
+        (70, Edit::Joint(1, 0.0, None, Some((2.0, 1.0)))),
+    ];
     for frame in 0..120 {
-        match frame {
-            10 => w.set_rigid_mass(1, 9.0),
-            20 => w.set_rigid_surface(2, 0.05, 0.4),
-            30 => w.set_joint_compliance(0, 1e-3, Some((-0.3, 0.3))),
-            40 => w.set_joint_compliance(2, 0.0, None),
-            50 => w.set_joint_motor(
-                6,
-                Some(catenary::solver::rigid::Motor {
-                    speed: -4.0,
-                    max_torque: 0.5,
-                }),
-            ),
-            70 => w.set_joint_motor(
-                1,
-                Some(catenary::solver::rigid::Motor {
-                    speed: 2.0,
-                    max_torque: 1.0,
-                }),
-            ),
-            _ => {}
+        for (_, e) in edits.iter().filter(|(f, _)| *f == frame) {
+            e.apply(&mut w);
+            rec.edit(*e);
         }
         rec.before_step(&w);
         w.step();
     }
     let events = &rec.recording().events;
-    let count = |name: &str| {
-        (events.iter())
-            .filter(|(_, e)| format!("{e:?}").starts_with(name))
-            .count()
-    };
-    assert_eq!((count("Material"), count("Joint")), (2, 4), "{events:?}");
+    let count = (events.iter())
+        .filter(|(_, e)| matches!(e, catenary::record::Event::Edit(_)))
+        .count();
+    assert_eq!(count, 6, "{events:?}");
     let text = catenary::record::to_text(rec.recording());
     let back = catenary::record::parse(&text, std::path::Path::new("r.ron")).unwrap();
     let replayed = catenary::record::replay(&back);
     assert_eq!(replayed.rigids().bodies, w.rigids().bodies);
     assert_eq!(replayed.rigids().joints, w.rigids().joints);
     // A recorded value outside its range is refused with its place.
-    let bad = text.replacen("Material(1, 9.0", "Material(1, -9.0", 1);
+    let bad = text.replacen("RigidMass(1, 9.0)", "RigidMass(1, -9.0)", 1);
+    assert_ne!(bad, text);
     let err = catenary::record::parse(&bad, std::path::Path::new("r.ron")).unwrap_err();
     assert!(err.to_string().contains("mass -9"), "{err}");
 }

@@ -1,6 +1,7 @@
 //! Recorded sessions (tests/replays/*.ron, made with the window's Record or
 //! `record::Recorder`) replayed headless: their final positions must match
-//! the stored hashes bit for bit. An intended physics change updates them:
+//! the stored hashes bit for bit (`edit_every_kind.ron` applies every kind
+//! of panel edit, `catenary::edit::Edit`). An intended physics change updates them:
 //! run with `--nocapture`, check the physics tests, paste the new hashes.
 
 mod common;
@@ -10,7 +11,8 @@ use std::path::Path;
 use catenary::record;
 use common::position_hash;
 
-const GOLDEN: [(&str, u64); 2] = [
+const GOLDEN: [(&str, u64); 3] = [
+    ("edit_every_kind.ron", 0x1fb9656f4205e77f),
     ("rope_throw_and_pin.ron", 0xf89244aef69b5e58),
     ("tear_a_flap.ron", 0x64f9a677f833f453),
 ];

@@ -8,6 +8,7 @@ mod antialias;
 mod automation;
 mod camera;
 mod editor;
+mod edits;
 mod interact;
 mod lanes;
 mod overlay;

@@ -369,14 +369,7 @@ impl App {
             )
             .changed()
         {
-            // Contacts weigh in the thread count (results do not depend on it).
-            self.world.set_body_collisions(between);
-            self.world.use_suitable_threads();
-            self.twin_do(|w| {
-                w.set_body_collisions(between);
-                w.use_suitable_threads();
-            });
-            self.scene.solver.body_collisions = between; // kept by Reset
+            self.edit(crate::edit::Edit::BodyCollisions(between));
         }
     }
 

@@ -6,19 +6,14 @@ use egui_macroquad::egui::{self, RichText};
 
 use super::App;
 use super::panel::slider;
-use crate::solver::{LinkKind, Method, QuadKind, limits};
+use crate::edit::Edit;
+use crate::solver::{Method, QuadKind, limits};
 
 impl App {
     pub(super) fn bodies_section(&mut self, ui: &mut egui::Ui) {
         ui.label(RichText::new("Bodies").strong());
-        let mut edits: Vec<(usize, LinkKind, Edit)> = Vec::new();
-        let mut toggles: Vec<(usize, bool)> = Vec::new();
-        let mut tether_toggles: Vec<(usize, bool)> = Vec::new();
-        let mut dihedral_edits: Vec<(usize, f32)> = Vec::new();
-        let mut solid_edits = Vec::new();
-        let mut load_edits = Vec::new();
-        let mut tear_edits = Vec::new();
-        let mut rigid_edits = Vec::new();
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut fixes: Vec<(usize, bool)> = Vec::new();
         for (b, def) in self.scene.bodies.iter().enumerate() {
             let facts = def.facts();
             let title = format!("{b}: {}", facts.label);
@@ -34,10 +29,10 @@ impl App {
                             };
                             if lo == hi {
                                 if let Some(v) = compliance_ui(ui, label, hi) {
-                                    edits.push((b, kind, Edit::Set(v)));
+                                    edits.push(Edit::Compliance(b, kind, v));
                                 }
                             } else if let Some(v) = scale_ui(ui, label, hi) {
-                                edits.push((b, kind, Edit::Scale(v / hi)));
+                                edits.push(Edit::ScaleCompliance(b, kind, v / hi));
                             }
                         }
                         if let Some(alpha) = self.world.quads.compliance(b, QuadKind::Dihedral) {
@@ -55,7 +50,7 @@ impl App {
                                 )
                                 .changed()
                             {
-                                dihedral_edits.push((b, v));
+                                edits.push(Edit::Dihedral(b, v));
                             }
                         }
                     })
@@ -63,10 +58,14 @@ impl App {
                     .on_disabled_hover_text(
                         "PBD has no compliance: stiffness k and the substep count set it",
                     );
-                    solid_edits.extend(self.solid_ui(ui, b).map(|e| (b, e)));
-                    load_edits.extend(self.load_ui(ui, b).map(|e| (b, e)));
-                    tear_edits.extend(self.tear_ui(ui, b).map(|e| (b, e)));
-                    rigid_edits.extend(self.rigid_ui(ui, b).map(|e| (b, e)));
+                    edits.extend(self.solid_ui(ui, b));
+                    edits.extend(self.load_ui(ui, b));
+                    edits.extend(self.tear_ui(ui, b));
+                    let (rigid, fixed) = self.rigid_ui(ui, b);
+                    edits.extend(rigid);
+                    if let (Some(on), Some(r)) = (fixed, self.world.rigids().of_body(b)) {
+                        fixes.push((r, on));
+                    }
                     if facts.self_collision {
                         let mut on = self.world.self_collision(b);
                         if ui
@@ -74,7 +73,7 @@ impl App {
                             .on_hover_text("particles of this body push each other apart instead of passing through")
                             .changed()
                         {
-                            toggles.push((b, on));
+                            edits.push(Edit::SelfCollision(b, on));
                         }
                     }
                     if facts.tethers {
@@ -87,65 +86,26 @@ impl App {
                             )
                             .changed()
                         {
-                            tether_toggles.push((b, tethered));
+                            edits.push(Edit::Tethers(b, tethered));
                         }
                     }
                 });
         }
         self.joins_section(ui);
         self.rigid_joints_section(ui);
-        for (b, edit) in rigid_edits {
-            self.apply_rigid(b, edit);
+        for (r, on) in fixes {
+            self.set_fixed(r, on);
         }
-        for (b, edit) in solid_edits {
-            self.apply_solid(b, edit);
-        }
-        for (b, edit) in load_edits {
-            self.apply_load(b, edit);
-        }
-        for (b, edit) in tear_edits {
-            self.apply_tear(b, edit);
-        }
-        for (b, alpha) in dihedral_edits {
-            self.world
-                .quads
-                .set_compliance(b, QuadKind::Dihedral, alpha);
-            self.twin_do(|w| w.quads.set_compliance(b, QuadKind::Dihedral, alpha));
-            self.scene.keep_settings(&self.world, b); // kept by Reset
-        }
-        for (b, wanted) in tether_toggles {
-            self.world.set_tethers(b, wanted);
-            self.twin_do(|w| {
-                w.set_tethers(b, wanted);
-            });
-            self.scene.keep_settings(&self.world, b); // kept by Reset
-        }
-        for (b, wanted) in toggles {
-            let on = self.world.set_self_collision(b, wanted);
-            self.world.use_suitable_threads(); // contacts weigh in
-            self.twin_do(|w| {
-                w.set_self_collision(b, wanted);
-                w.use_suitable_threads();
-            });
-            if wanted && !on {
+        for edit in edits {
+            self.edit(edit);
+            if let Edit::SelfCollision(b, true) = edit
+                && !self.world.self_collision(b)
+            {
                 self.status = format!(
                     "body {b}: self-collision refused — its radius is over {}× its particle spacing",
                     limits::RADIUS_PER_SPACING
                 );
             }
-            self.scene.keep_settings(&self.world, b); // kept by Reset
-        }
-        for (b, kind, edit) in edits {
-            let c = &mut self.world.constraints;
-            match edit {
-                Edit::Set(v) => c.set_compliance(b, kind, v),
-                Edit::Scale(f) => c.scale_compliance(b, kind, f),
-            }
-            self.twin_do(|w| match edit {
-                Edit::Set(v) => w.constraints.set_compliance(b, kind, v),
-                Edit::Scale(f) => w.constraints.scale_compliance(b, kind, f),
-            });
-            self.scene.keep_settings(&self.world, b); // kept by Reset
         }
     }
 }
@@ -174,19 +134,15 @@ impl App {
                             ui.label(label);
                             ui.add_enabled_ui(!pbd, |ui| {
                                 if let Some(v) = compliance_ui(ui, "join", alpha) {
-                                    edits.push((k, a, b, v));
+                                    edits.push((a, b, v));
                                 }
                             });
                         }
                     }
                 }
             });
-        for (k, a, b, v) in edits {
-            self.world.constraints.set_link_compliance(a, b, v);
-            self.twin_do(|w| {
-                w.constraints.set_link_compliance(a, b, v);
-            });
-            self.scene.joins[k].compliance = v; // kept by Reset
+        for (a, b, v) in edits {
+            self.edit(Edit::Link(a, b, v));
         }
     }
 }
@@ -243,15 +199,6 @@ impl ComplianceSlider {
         });
         changed.then_some(if zero { 0.0 } else { v })
     }
-}
-
-/// A compliance change from the panel.
-#[derive(Clone, Copy)]
-enum Edit {
-    /// Every constraint of the kind gets this compliance (m/N).
-    Set(f32),
-    /// Every constraint's compliance is multiplied by this factor.
-    Scale(f32),
 }
 
 /// A slider for links whose compliances differ: it shows the largest and

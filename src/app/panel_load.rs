@@ -6,21 +6,13 @@ use egui_macroquad::egui;
 
 use super::App;
 use super::panel::slider;
+use crate::edit::Edit;
 use crate::scene::BodyDef;
 use crate::solver::limits;
 
-/// A change to a rope's weight or a cloth's air from the panel.
-#[derive(Clone, Copy)]
-pub(super) enum LoadEdit {
-    /// The weight on a rope's last particle (kg).
-    TipMass(f32),
-    /// A cloth's drag and lift coefficients per triangle.
-    Air { drag: f32, lift: f32 },
-}
-
 impl App {
     /// Body `b`'s load controls; what the user changed.
-    pub(super) fn load_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<LoadEdit> {
+    pub(super) fn load_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<Edit> {
         let mut edit = None;
         match &self.scene.bodies[b] {
             BodyDef::Rope(r) => {
@@ -38,7 +30,9 @@ impl App {
                     )
                     .changed()
                 {
-                    edit = Some(LoadEdit::TipMass(m));
+                    // The last particle's own share of the rope, then the weight.
+                    let tip = self.world.bodies()[b].first + r.segments as usize;
+                    edit = Some(Edit::Mass(tip, r.particle_mass() + m));
                 }
             }
             BodyDef::Cloth(c) => {
@@ -61,34 +55,11 @@ impl App {
                     )
                     .changed();
                 if changed {
-                    edit = Some(LoadEdit::Air { drag, lift });
+                    edit = Some(Edit::Aero(b, drag, lift));
                 }
             }
             _ => {}
         }
         edit
-    }
-
-    /// Applies `edit` to body `b` in both lanes and the scene (kept by
-    /// Reset and Save as).
-    pub(super) fn apply_load(&mut self, b: usize, edit: LoadEdit) {
-        match (&mut self.scene.bodies[b], edit) {
-            (BodyDef::Rope(r), LoadEdit::TipMass(m)) => {
-                // The last particle's own share of the rope, then the weight.
-                let tip = self.world.bodies()[b].first + r.segments as usize;
-                let share = r.particle_mass();
-                r.tip_mass = m;
-                self.world.set_mass(tip, share + m);
-                self.twin_do(|w| w.set_mass(tip, share + m));
-            }
-            (BodyDef::Cloth(c), LoadEdit::Air { drag, lift }) => {
-                (c.aero_drag, c.aero_lift) = (drag, lift);
-                self.world.set_aero(b, drag, lift);
-                self.twin_do(|w| {
-                    w.set_aero(b, drag, lift);
-                });
-            }
-            _ => {}
-        }
     }
 }

@@ -7,34 +7,18 @@ use egui_macroquad::egui;
 use super::App;
 use super::panel::slider;
 use super::panel_bodies::compliance_ui;
-use crate::scene::BodyDef;
+use crate::edit::Edit;
 use crate::solver::rigid::{JointKind, Motor};
-use crate::solver::{Method, World, limits};
-
-/// A change to a rigid body from the panel.
-#[derive(Clone, Copy)]
-pub(super) enum RigidEdit {
-    /// Density (kg/m³) and the mass it gives: the inertia follows.
-    Density(f32, f32),
-    /// Coulomb μ and restitution e.
-    Surface(f32, f32),
-    /// Never moves.
-    Fixed(bool),
-}
-
-/// A change to joint `j` from the panel: its compliance, limits and motor.
-#[derive(Clone, Copy)]
-struct JointEdit {
-    j: usize,
-    compliance: f32,
-    limits: Option<(f32, f32)>,
-    motor: Option<Motor>,
-}
+use crate::solver::{Method, limits};
 
 impl App {
-    /// Body `b`'s rigid-body controls, if it is one; what the user changed.
-    pub(super) fn rigid_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<RigidEdit> {
-        let r = self.world.rigids().of_body(b)?;
+    /// Body `b`'s rigid-body controls, if it is one: what the user changed,
+    /// and the `fixed` switch when it was flipped (which the recorder sees
+    /// in the world, as it sees a right-click).
+    pub(super) fn rigid_ui(&self, ui: &mut egui::Ui, b: usize) -> (Option<Edit>, Option<bool>) {
+        let Some(r) = self.world.rigids().of_body(b) else {
+            return (None, None);
+        };
         let body = &self.world.rigids().bodies[r];
         let mut edit = None;
         ui.label(format!(
@@ -56,7 +40,7 @@ impl App {
             )
             .changed()
         {
-            edit = Some(RigidEdit::Density(density, density * body.shape.volume()));
+            edit = Some(Edit::RigidMass(r, density * body.shape.volume()));
         }
         let mut mu = body.friction;
         if ui
@@ -72,7 +56,7 @@ impl App {
             )
             .changed()
         {
-            edit = Some(RigidEdit::Surface(mu, body.restitution));
+            edit = Some(Edit::RigidSurface(r, mu, body.restitution));
         }
         let mut e = body.restitution;
         if ui
@@ -83,46 +67,24 @@ impl App {
             )
             .changed()
         {
-            edit = Some(RigidEdit::Surface(body.friction, e));
+            edit = Some(Edit::RigidSurface(r, body.friction, e));
         }
         let mut fixed = body.fixed;
-        if ui
+        let flipped = ui
             .checkbox(&mut fixed, "fixed")
             .on_hover_text("never moves: an anchor for joints and ropes (right-click it, too)")
-            .changed()
-        {
-            edit = Some(RigidEdit::Fixed(fixed));
-        }
-        edit
+            .changed();
+        (edit, flipped.then_some(fixed))
     }
 
-    /// Applies `edit` to body `b` in both lanes and the scene (kept by Reset).
-    pub(super) fn apply_rigid(&mut self, b: usize, edit: RigidEdit) {
-        let Some(r) = self.world.rigids().of_body(b) else {
-            return;
-        };
-        if let RigidEdit::Fixed(true) = edit
-            && self.world.grabbed_rigid() == Some(r)
-        {
+    /// Fixes or frees rigid body `r` in both lanes (Save as reads it from
+    /// the world, the recorder sees it there); the hand lets go of it.
+    pub(super) fn set_fixed(&mut self, r: usize, on: bool) {
+        if on && self.world.grabbed_rigid() == Some(r) {
             self.mouse.cancel(&mut self.world); // a fixed body is not held
         }
-        let apply = |w: &mut World| match edit {
-            RigidEdit::Density(_, mass) => w.set_rigid_mass(r, mass),
-            RigidEdit::Surface(mu, e) => w.set_rigid_surface(r, mu, e),
-            RigidEdit::Fixed(on) => w.set_rigid_fixed(r, on),
-        };
-        apply(&mut self.world);
-        self.twin_do(apply);
-        if let BodyDef::Rigid(def) = &mut self.scene.bodies[b] {
-            match edit {
-                RigidEdit::Density(d, _) => def.density = d,
-                RigidEdit::Surface(mu, e) => {
-                    def.friction = mu;
-                    def.restitution = e;
-                }
-                RigidEdit::Fixed(_) => {} // Save as reads it from the world
-            }
-        }
+        self.world.set_rigid_fixed(r, on);
+        self.twin_do(|w| w.set_rigid_fixed(r, on));
     }
 
     /// Each joint between rigid bodies: what it holds, its compliance, its
@@ -150,44 +112,28 @@ impl App {
                         JointKind::Fixed => "fixed",
                     };
                     ui.label(format!("{j}: {kind}, body {} – {other}", body(joint.a)));
-                    let mut edit = JointEdit {
-                        j,
-                        compliance: joint.compliance,
-                        limits: joint.limits,
-                        motor: joint.motor,
-                    };
+                    let (mut alpha, mut limits, mut motor) =
+                        (joint.compliance, joint.limits, joint.motor);
                     let mut changed = false;
                     ui.add_enabled_ui(!pbd, |ui| {
                         if let Some(v) = compliance_ui(ui, "compliance", joint.compliance) {
-                            edit.compliance = v;
+                            alpha = v;
                             changed = true;
                         }
                     });
                     let now = joint.position(&rigids.bodies);
-                    changed |= limits_ui(ui, joint.kind, now, &mut edit.limits);
+                    changed |= limits_ui(ui, joint.kind, now, &mut limits);
                     if let JointKind::Hinge(_) = joint.kind {
-                        changed |= motor_ui(ui, joint.motor_torque, &mut edit.motor);
+                        changed |= motor_ui(ui, joint.motor_torque, &mut motor);
                     }
                     if changed {
-                        edits.push(edit);
+                        edits.push((j, alpha, limits, motor));
                     }
                 }
             });
-        for e in edits {
-            let apply = |w: &mut World| {
-                w.set_joint_compliance(e.j, e.compliance, e.limits);
-                w.set_joint_motor(e.j, e.motor);
-            };
-            apply(&mut self.world);
-            self.twin_do(apply);
-            // Kept by Reset.
-            let def = &mut self.scene.joints[e.j];
-            def.compliance = e.compliance;
-            def.limits = e.limits;
-            def.motor = e.motor.map(|m| crate::scene::MotorDef {
-                speed: m.speed,
-                max_torque: m.max_torque,
-            });
+        for (j, alpha, limits, motor) in edits {
+            let motor = motor.map(|m: Motor| (m.speed, m.max_torque));
+            self.edit(Edit::Joint(j, alpha, limits, motor));
         }
     }
 }

@@ -7,25 +7,12 @@ use egui_macroquad::egui;
 use super::App;
 use super::panel::slider;
 use super::panel_bodies::ComplianceSlider;
-use crate::scene::BodyDef;
+use crate::edit::Edit;
 use crate::solver::{Method, QuadKind, limits};
-
-/// A change to a closed body from the panel.
-#[derive(Clone, Copy)]
-pub(super) enum SolidEdit {
-    /// A balloon's target volume / built volume.
-    Pressure(f32),
-    /// A balloon's gas compliance (m⁵/N).
-    GasCompliance(f32),
-    /// A soft box's tetrahedron volume compliance (m⁵/N).
-    CellCompliance(f32),
-    /// A neo-Hookean soft box's Young's modulus (Pa) and Poisson's ratio.
-    Material(f32, f32),
-}
 
 impl App {
     /// Body `b`'s closed-body controls; returns what the user changed.
-    pub(super) fn solid_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<SolidEdit> {
+    pub(super) fn solid_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<Edit> {
         let volume = self.world.enclosed_volume(b)?;
         let pbd = self.world.settings.method == Method::Pbd;
         let mut edit = None;
@@ -46,11 +33,11 @@ impl App {
                 )
                 .changed()
             {
-                edit = Some(SolidEdit::Pressure(p));
+                edit = Some(Edit::Pressure(b, p));
             }
             ui.add_enabled_ui(!pbd, |ui| {
                 if let Some(v) = volume_compliance_ui(ui, "gas", gas.compliance) {
-                    edit = Some(SolidEdit::GasCompliance(v));
+                    edit = Some(Edit::GasCompliance(b, v));
                 }
             });
         } else if let Some((mut e, mut nu)) = self.world.neo_hookean(b) {
@@ -76,7 +63,7 @@ impl App {
                     )
                     .changed();
                 if stiff || lateral {
-                    edit = Some(SolidEdit::Material(e, nu));
+                    edit = Some(Edit::Material(b, e, nu));
                 }
             });
         } else if let Some(alpha) = self.world.quads.compliance(b, QuadKind::Volume) {
@@ -84,41 +71,11 @@ impl App {
                 .on_hover_text("the volume its skin encloses now");
             ui.add_enabled_ui(!pbd, |ui| {
                 if let Some(v) = volume_compliance_ui(ui, "cells", alpha) {
-                    edit = Some(SolidEdit::CellCompliance(v));
+                    edit = Some(Edit::CellCompliance(b, v));
                 }
             });
         }
         edit
-    }
-
-    /// Applies `edit` to body `b` in both lanes and the scene (kept by Reset).
-    pub(super) fn apply_solid(&mut self, b: usize, edit: SolidEdit) {
-        let apply = |w: &mut crate::solver::World| match edit {
-            SolidEdit::Pressure(p) => {
-                if let Some(g) = w.gas_mut(b) {
-                    g.pressure = p;
-                }
-            }
-            SolidEdit::GasCompliance(a) => {
-                if let Some(g) = w.gas_mut(b) {
-                    g.compliance = a;
-                }
-            }
-            SolidEdit::CellCompliance(a) => w.quads.set_compliance(b, QuadKind::Volume, a),
-            SolidEdit::Material(e, nu) => w.set_neo_hookean(b, e, nu),
-        };
-        apply(&mut self.world);
-        self.twin_do(apply);
-        match (&mut self.scene.bodies[b], edit) {
-            (BodyDef::Balloon(bl), SolidEdit::Pressure(p)) => bl.pressure = p,
-            (BodyDef::Balloon(bl), SolidEdit::GasCompliance(a)) => bl.volume_compliance = a,
-            (BodyDef::SoftBox(s), SolidEdit::CellCompliance(a)) => s.volume_compliance = a,
-            (BodyDef::SoftBox(s), SolidEdit::Material(e, nu)) => {
-                s.young_modulus = Some(e);
-                s.poisson_ratio = nu;
-            }
-            _ => {}
-        }
     }
 }
 

@@ -5,22 +5,14 @@ use egui_macroquad::egui;
 
 use super::App;
 use super::panel::slider;
+use crate::edit::Edit;
 use crate::scene::BodyDef;
 use crate::solver::limits;
-
-/// A change to a cloth's tear limit from the panel.
-#[derive(Clone, Copy)]
-pub(super) enum TearEdit {
-    /// Strain past which its links break (dimensionless).
-    Strain(f32),
-    /// Tension past which its links break (N).
-    Force(f32),
-}
 
 impl App {
     /// Body `b`'s tear controls, for a cloth built tearable (only such a
     /// cloth has the spare slots its splits need); what the user changed.
-    pub(super) fn tear_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<TearEdit> {
+    pub(super) fn tear_ui(&self, ui: &mut egui::Ui, b: usize) -> Option<Edit> {
         let BodyDef::Cloth(cl) = &self.scene.bodies[b] else {
             return None;
         };
@@ -47,7 +39,7 @@ impl App {
                 .on_hover_text("a link stretched past this strain, (length − rest)/rest, tears")
                 .changed()
             {
-                edit = Some(TearEdit::Strain(strain));
+                edit = Some(Edit::TearStrain(b, strain));
             }
         }
         if let Some(mut force) = cl.tear_force {
@@ -65,25 +57,9 @@ impl App {
                 )
                 .changed()
             {
-                edit = Some(TearEdit::Force(force));
+                edit = Some(Edit::TearForce(b, force));
             }
         }
         edit
-    }
-
-    /// Applies `edit` to body `b` in both lanes and the scene (kept by Reset).
-    pub(super) fn apply_tear(&mut self, b: usize, edit: TearEdit) {
-        let apply = |w: &mut crate::solver::World| match edit {
-            TearEdit::Strain(s) => w.constraints.set_tear_strain(b, s),
-            TearEdit::Force(f) => w.constraints.set_tear_force(b, f),
-        };
-        apply(&mut self.world);
-        self.twin_do(apply);
-        if let BodyDef::Cloth(cl) = &mut self.scene.bodies[b] {
-            match edit {
-                TearEdit::Strain(s) => cl.tear_strain = Some(s),
-                TearEdit::Force(f) => cl.tear_force = Some(f),
-            }
-        }
     }
 }

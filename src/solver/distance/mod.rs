@@ -19,7 +19,7 @@ pub const MAX_COLOURS: usize = 63;
 const OVERFLOW: usize = MAX_COLOURS;
 
 /// What a constraint stands for, so compliance can be edited per body and kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LinkKind {
     /// Rope links, cloth structural edges, mesh links.
     Stretch,
