@@ -145,14 +145,20 @@ impl Fxaa {
 /// millisecond, with a software rasteriser (llvmpipe under Xvfb:
 /// 17 → 70 ms per frame; SwiftShader in a browser) it costs more than
 /// everything else together. So the window decides by measuring: after
-/// a settling time it draws [`TRIAL`] frames with the filter and as many
-/// without, and keeps it only if it added less than [`AFFORDABLE`] of
-/// the frame time.
+/// a settling time it draws [`TRIAL`] frames without the filter, then up
+/// to as many with it, and keeps it only if it added less than
+/// [`AFFORDABLE`] of the frame time. The cheap half comes first and the
+/// dear half stops as soon as it has cost more than the filter may, so a
+/// newcomer's first seconds run at the window's full speed (drawn with
+/// the filter first, the trial made the first two seconds the slowest of
+/// all: 5 fps under llvmpipe).
 #[derive(Debug, Default)]
 pub struct Trial {
     frames: usize,
     with: f64,
     without: f64,
+    /// Frames drawn with the filter so far.
+    with_frames: usize,
     /// The outcome: (kept, ms per frame with, without).
     pub verdict: Option<(bool, f64, f64)>,
     /// What the trial last set the switch to.
@@ -171,7 +177,7 @@ impl Trial {
     pub fn wants(&self) -> Option<bool> {
         self.verdict
             .is_none()
-            .then_some(self.frames < SETTLE + TRIAL)
+            .then_some(self.frames >= SETTLE + TRIAL)
     }
 
     /// Counts the last frame, which took `seconds` and was drawn as
@@ -182,16 +188,56 @@ impl Trial {
         }
         match self.frames {
             f if f < SETTLE => {}
-            f if f < SETTLE + TRIAL => self.with += seconds,
-            _ => self.without += seconds,
+            f if f < SETTLE + TRIAL => self.without += seconds,
+            _ => {
+                self.with += seconds;
+                self.with_frames += 1;
+            }
         }
         self.frames += 1;
-        if self.frames == SETTLE + 2 * TRIAL {
+        let budget = self.without * (1.0 + AFFORDABLE); // for TRIAL frames with it
+        let over = self.with_frames > 0 && self.with > budget;
+        if over || self.frames == SETTLE + 2 * TRIAL {
             let (with, without) = (
-                self.with * 1e3 / TRIAL as f64,
+                self.with * 1e3 / self.with_frames.max(1) as f64,
                 self.without * 1e3 / TRIAL as f64,
             );
-            self.verdict = Some((with <= without * (1.0 + AFFORDABLE), with, without));
+            self.verdict = Some((!over && with <= without * (1.0 + AFFORDABLE), with, without));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a trial whose frames take `without` and `with` seconds; the
+    /// verdict and how many frames were drawn with the filter.
+    fn trial(without: f64, with: f64) -> ((bool, f64, f64), usize) {
+        let mut t = Trial::default();
+        let mut drawn_with = 0;
+        while let Some(on) = t.wants() {
+            drawn_with += on as usize;
+            t.record(if on { with } else { without });
+        }
+        (t.verdict.unwrap(), drawn_with)
+    }
+
+    #[test]
+    fn a_dear_filter_is_dropped_after_a_few_frames_and_a_cheap_one_kept() {
+        // llvmpipe: 20 ms without, 82 ms with: over the budget of 12
+        // frames at 25 ms after 4 frames, so 4 slow frames, not 22.
+        let ((kept, with, without), slow) = trial(0.020, 0.082);
+        assert!(
+            !kept && slow == 4,
+            "kept {kept} after {slow} frames with it"
+        );
+        assert!((with - 82.0).abs() < 1e-9 && (without - 20.0).abs() < 1e-9);
+        // A GPU: 0.1 ms more is kept, after its full half.
+        let ((kept, ..), with_frames) = trial(0.010, 0.0101);
+        assert!(kept && with_frames == TRIAL);
+        // The first frames are drawn without it.
+        let t = Trial::default();
+        assert_eq!(t.wants(), Some(false));
     }
 }
