@@ -66,24 +66,46 @@ impl App {
             return;
         };
         let view = ctx.available_rect();
-        egui::Area::new(egui::Id::new("caption"))
-            .fixed_pos(view.left_top() + egui::vec2(10.0, 40.0))
-            .interactable(false)
-            .show(ctx, |ui| {
-                egui::Frame::new()
-                    .fill(Color32::from_black_alpha(150))
-                    .corner_radius(6.0)
-                    .inner_margin(egui::Margin::symmetric(10, 8))
-                    .show(ui, |ui| {
-                        ui.set_max_width(420.0_f32.min(view.width() - 40.0));
+        // In compare mode the caption folds to one line at the top, between
+        // the lanes (its full text on hover): unfolded at the top left it
+        // covered the left lane's pin, and a lesson's "flip PBD ↔ XPBD" is
+        // moot when both run side by side.
+        let compare = self.twin.is_some();
+        let area = egui::Area::new(egui::Id::new("caption")).interactable(compare);
+        let area = if compare {
+            area.fixed_pos(view.center_top() + egui::vec2(-170.0, 8.0))
+        } else {
+            area.fixed_pos(view.left_top() + egui::vec2(10.0, 40.0))
+        };
+        area.show(ctx, |ui| {
+            let frame = egui::Frame::new()
+                .fill(Color32::from_black_alpha(150))
+                .corner_radius(6.0)
+                .inner_margin(egui::Margin::symmetric(10, 8))
+                .show(ui, |ui| {
+                    if compare {
+                        ui.set_max_width(340.0);
                         ui.label(
-                            RichText::new(&self.scene.name)
-                                .strong()
-                                .color(Color32::WHITE),
+                            RichText::new(format!(
+                                "{} — each lane its own method and steps (hover)",
+                                self.scene.name
+                            ))
+                            .color(Color32::WHITE),
                         );
-                        ui.label(RichText::new(text).color(Color32::from_gray(225)));
-                    });
-            });
+                        return;
+                    }
+                    ui.set_max_width(420.0_f32.min(view.width() - 40.0));
+                    ui.label(
+                        RichText::new(&self.scene.name)
+                            .strong()
+                            .color(Color32::WHITE),
+                    );
+                    ui.label(RichText::new(text).color(Color32::from_gray(225)));
+                });
+            if compare {
+                frame.response.on_hover_text(text);
+            }
+        });
     }
 
     /// How visible the start-up hint is: 1 until the first interaction,
