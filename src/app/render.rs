@@ -215,6 +215,7 @@ impl Renderer {
         }
         self.links(world, JOINS, eye, 0.6, Some(display.colour));
         self.tip_masses(world);
+        draw_stripes(world);
         // The hand's pull: a thin line from a lagging particle to the cursor.
         if let (Some(held), Some(target)) = (world.hand_point(), world.hand_target()) {
             draw_line_3d(held, target, Color::new(1.0, 1.0, 1.0, 0.6));
@@ -565,5 +566,36 @@ fn octagon(mesh: &mut Mesh, centre: Vec3, size: f32, (right, up): (Vec3, Vec3), 
         mesh.vertices.push(vertex(rim, c));
         mesh.indices
             .extend([base, base + 1 + k, base + 1 + (k + 1) % 8]);
+    }
+}
+
+/// A stripe along each Cosserat rod's material frame: a line on the tube
+/// at d₁ (the frame's first axis), so its twist shows as the stripe
+/// winding round the rod. At each particle the stripe takes the mean of
+/// its two segments' d₁, so it runs on without steps.
+fn draw_stripes(world: &World) {
+    let stripe = Color::new(1.0, 0.95, 0.75, 1.0);
+    let pos = world.particles.pos();
+    for (b, body) in world.bodies().iter().enumerate() {
+        let segments = world.rods().segments_of(b);
+        if segments.is_empty() {
+            continue;
+        }
+        let radius = world.particles.radius()[body.first] * 1.08;
+        let d1 = |s: usize| world.rods().orientation(s) * Vec3::X;
+        let n = segments.len();
+        // d₁ at particle k of the rod (0 ..= n).
+        let at = |k: usize| {
+            let s = segments.start;
+            let d = match k {
+                0 => d1(s),
+                k if k == n => d1(s + n - 1),
+                k => (d1(s + k - 1) + d1(s + k)).normalize_or(d1(s + k)),
+            };
+            pos[body.first + k] + d * radius
+        };
+        for k in 0..n {
+            draw_line_3d(at(k), at(k + 1), stripe);
+        }
     }
 }
