@@ -208,9 +208,11 @@ impl Renderer {
                 draw_catenary(world, b, body, eye);
             }
             // Dots: every rope/mesh particle when asked; pinned, driven and highlighted always.
+            // (A rod is not dotted: its tube and stripe show its frames.)
+            let rod = !world.rods().segments_of(b).is_empty();
             let all = display.particles
                 && (body.shape == Shape::Mesh
-                    || (body.shape == Shape::Rope && !display.chain_links));
+                    || (body.shape == Shape::Rope && !display.chain_links && !rod));
             self.dots(world, body.range(), all, (right, up), hl, display.colour);
         }
         self.links(world, JOINS, eye, 0.6, Some(display.colour));
@@ -425,14 +427,22 @@ impl Renderer {
         let pos = &world.particles.pos;
         let radius = &world.particles.radius;
         let mut mesh = self.take_mesh();
-        for l in world.constraints.iter() {
-            let drawn = match b {
+        // The links drawn: the body's stretch links (the joins' for
+        // JOINS) and, a Cosserat rod having none, its segments.
+        let links = (world.constraints.iter())
+            .filter(|l| match b {
                 JOINS => l.tag.kind == LinkKind::Join,
                 b => l.tag.body as usize == b && l.tag.kind == LinkKind::Stretch,
-            };
-            if !drawn {
-                continue;
-            }
+            })
+            .map(|l| (l.a, l.b));
+        let rod = match b {
+            JOINS => 0..0,
+            b => world.rods().segments_of(b),
+        };
+        let first = world.bodies().get(b).map_or(0, |body| body.first);
+        let segments = (0..rod.len()).map(|k| (first + k, first + k + 1));
+        for (a, b_end) in links.chain(segments) {
+            let l = Ends { a, b: b_end };
             let (pa, pb) = (pos[l.a], pos[l.b]);
             if let Some(mode) = colour {
                 // Ropes, meshes and joins: lit tubes.
@@ -479,7 +489,15 @@ impl Renderer {
         flush(&mut mesh);
         self.mesh = Some(mesh);
     }
+}
 
+/// The two particles of a link drawn.
+struct Ends {
+    a: usize,
+    b: usize,
+}
+
+impl Renderer {
     /// Camera-facing squares on particles.
     /// `all`: every particle of the range, else only pinned, driven and
     /// highlighted ones; `(right, up)`: the camera's screen axes.
