@@ -137,8 +137,9 @@ impl Edit {
             Edit::Material(b, e, nu) => body(b)
                 .or_else(|| value("Young's modulus", e, limits::YOUNG_MODULUS))
                 .or_else(|| value("Poisson's ratio", nu, limits::POISSON_RATIO)),
-            Edit::Mass(i, kg) => index("particle", i, particles)
-                .or_else(|| (!(kg > 0.0 && kg.is_finite())).then(|| format!("mass {kg}: > 0"))),
+            Edit::Mass(i, kg) => {
+                index("particle", i, particles).or_else(|| value("mass", kg, limits::MASS))
+            }
             Edit::Aero(b, d, l) => body(b)
                 .or_else(|| value("drag", d, limits::AERO_COEFFICIENT))
                 .or_else(|| value("lift", l, limits::AERO_COEFFICIENT)),
