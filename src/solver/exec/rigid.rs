@@ -15,7 +15,7 @@ use super::step::RawParticles;
 use crate::solver::collision::Collider;
 use crate::solver::particles::hold;
 use crate::solver::rigid::Rigids;
-use crate::solver::rigid::end::Particles;
+use crate::solver::rigid::end::{Particles, Tether};
 use crate::solver::rigid::motion::Sub;
 use crate::solver::tether::NONE;
 
@@ -73,14 +73,21 @@ impl Particles for Step {
         // SAFETY: as for `x`.
         unsafe { self.0.hold.get(i) & hold::SPARE != 0 }
     }
-    fn tether(&self, i: usize) -> Option<(Vec3, f32)> {
+    fn tether(&self, i: usize) -> Option<Tether> {
         let (anchor, length) = self.1?;
         let i = self.check(i);
         assert!(anchor.len() == self.0.len && length.len() == self.0.len);
         // SAFETY: `i` is checked, the tables have one entry per particle
         // (asserted), and the tether table is only read during the step.
         let (pin, length) = unsafe { (anchor.get(i), length.get(i)) };
-        (pin != NONE).then(|| (self.x(pin as usize), length))
+        (pin != NONE).then(|| {
+            let pin = pin as usize;
+            Tether {
+                pin: self.x(pin),
+                pin_moved: self.x(pin) - self.prev(pin),
+                length,
+            }
+        })
     }
     fn shift(&mut self, i: usize, by: Vec3) {
         let i = self.check(i);

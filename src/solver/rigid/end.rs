@@ -32,9 +32,20 @@ pub(crate) trait Particles {
     fn spare(&self, i: usize) -> bool;
     /// Moves it by `by` (m).
     fn shift(&mut self, i: usize, by: Vec3);
-    /// Its tether, if it has one: where its pin is now and the largest
-    /// distance it may be from it (m).
-    fn tether(&self, i: usize) -> Option<(Vec3, f32)>;
+    /// Its tether, if it has one.
+    fn tether(&self, i: usize) -> Option<Tether>;
+}
+
+/// A particle's tether as the rigid constraints see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Tether {
+    /// Where its pin is now (m).
+    pub pin: Vec3,
+    /// How far the pin moved this substep (m): a driven or held pin
+    /// carries the tether's sphere along.
+    pub pin_moved: Vec3,
+    /// The largest distance the particle may be from the pin (m).
+    pub length: f32,
 }
 
 /// The rigid bodies and particles the constraints of a substep move.

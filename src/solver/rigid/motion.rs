@@ -9,7 +9,7 @@ use glam::{Quat, Vec3};
 
 use super::Rigids;
 use super::contact::Contact;
-use super::end::{End, Ends, Particles};
+use super::end::{End, Ends, Particles, Tether};
 use crate::solver::collision::Collider;
 
 /// Rounds of the contacts per pass: one round leaves a resting stack's
@@ -188,7 +188,7 @@ impl Rigids {
             // body on a light rope does not stretch it (the tether alone
             // would move the particle back, and the particle, 1/3000 of the
             // body, hardly the body).
-            if let Some((pin, length)) = e.particles.tether(a.particle) {
+            if let Some(Tether { pin, length, .. }) = e.particles.tether(a.particle) {
                 let pa = e.point(body, a.anchor);
                 let d = pa - pin;
                 let dist = d.length();
@@ -236,8 +236,8 @@ impl Rigids {
             return;
         }
         let before = self.kinetic_energy();
-        self.each_contact(particles, |e, c, (a, pa), (b, pb)| {
-            let v = e.velocity(a, pa) - e.velocity(b, pb);
+        self.each_contact(particles, h, |e, c, (a, pa), (b, pb), vb| {
+            let v = e.velocity(a, pa) - vb;
             let vt = v - c.n * v.dot(c.n);
             let slide = vt.length();
             if slide > 0.0 {
@@ -248,8 +248,8 @@ impl Rigids {
         let after = self.kinetic_energy();
         self.lost[1] += before - after;
         let rest_speed = self.rest_speed;
-        self.each_contact(particles, |e, c, (a, pa), (b, pb)| {
-            let vn = (e.velocity(a, pa) - e.velocity(b, pb)).dot(c.n);
+        self.each_contact(particles, h, |e, c, (a, pa), (b, pb), vb| {
+            let vn = (e.velocity(a, pa) - vb).dot(c.n);
             let leave = if -c.approach > rest_speed {
                 -c.restitution * c.approach
             } else {
@@ -262,20 +262,35 @@ impl Rigids {
         self.steady_hand(particles, h);
     }
 
-    /// Runs `verb` on every contact that pushed this substep and is not
-    /// with a particle, with its two ends and points now.
+    /// Runs `verb` on every contact that pushed this substep with its two
+    /// ends, their points now and the velocity of b's point. A contact
+    /// with a particle takes part only where the particle's tether reached
+    /// through it: the body was pushed as from the world there, so it is
+    /// stopped as by the world, moving as the particle moved. Elsewhere
+    /// a particle's velocity is its own phase's (an impulse between a
+    /// body and a particle 1/10,000 of it would fling the particle at the
+    /// body's speed, and read nothing of the body's).
     fn each_contact<P: Particles>(
         &mut self,
         particles: &mut P,
-        mut verb: impl FnMut(&mut Ends<P>, &Contact, (End, Vec3), (End, Vec3)),
+        h: f32,
+        mut verb: impl FnMut(&mut Ends<P>, &Contact, (End, Vec3), (End, Vec3), Vec3),
     ) {
         let mut e = Ends {
             rigid: &mut self.bodies,
             particles,
         };
-        for c in (self.contacts.iter()).filter(|c| c.lambda_n != 0.0 && !c.on_particle()) {
-            let (pa, pb) = c.points(&e);
-            verb(&mut e, c, (End::Rigid(c.a), pa), (c.b, pb));
+        for c in (self.contacts.iter()).filter(|c| c.lambda_n != 0.0) {
+            let pa = e.point(End::Rigid(c.a), c.ra);
+            let (b, pb, vb) = match (c.b, c.through) {
+                (End::Particle(_), None) => continue,
+                (End::Particle(_), Some(moved)) => (End::World, c.rb, moved / h),
+                (b, _) => {
+                    let pb = e.point(b, c.rb);
+                    (b, pb, e.velocity(b, pb))
+                }
+            };
+            verb(&mut e, c, (End::Rigid(c.a), pa), (b, pb), vb);
         }
     }
 
