@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::solver::limits::{self, Bounds};
 use crate::solver::rigid::Motor;
+use crate::solver::rods::RodSolver;
 use crate::solver::{LinkKind, QuadKind, World};
 
 /// A change to the world's bodies, joins or joints. Indices: `body` as
@@ -54,6 +55,13 @@ pub enum Edit {
     RigidSurface(usize, f32, f32),
     /// A joint's compliance, limits and motor (speed rad/s, max torque N·m).
     Joint(usize, f32, Option<(f32, f32)>, Option<(f32, f32)>),
+    /// A rod's Young's and shear moduli (Pa).
+    RodModuli(usize, f32, f32),
+    /// A rod's solver: true for the direct solve, false for Gauss–Seidel.
+    RodDirect(usize, bool),
+    /// A rod's particle k (numbered within it) clamped (position and the
+    /// adjacent segment's frame held) or let go.
+    Clamp(usize, usize, bool),
 }
 
 impl Edit {
@@ -102,6 +110,24 @@ impl Edit {
                 let motor = motor.map(|(speed, max_torque)| Motor { speed, max_torque });
                 w.set_joint_motor(j, motor);
             }
+            Edit::RodModuli(b, e, g) => {
+                w.set_rod_moduli(b, e, g);
+            }
+            Edit::RodDirect(b, direct) => {
+                let solver = if direct {
+                    RodSolver::Direct
+                } else {
+                    RodSolver::GaussSeidel
+                };
+                w.set_rod_solver(b, solver);
+            }
+            Edit::Clamp(b, k, on) => {
+                if on {
+                    w.clamp_rod(b, k);
+                } else if let Some(i) = w.rod_particle(b, k) {
+                    w.set_pinned(i, false); // lets the clamp go with the pin
+                }
+            }
         }
     }
 
@@ -117,6 +143,10 @@ impl Edit {
             (!b.contains(x)).then(|| format!("{what} {x}: accepted {}", b.describe()))
         };
         let body = |b: usize| index("body", b, bodies);
+        let rod = |b: usize| {
+            body(b)
+                .or_else(|| (w.rod_material(b).is_none()).then(|| format!("body {b}: not a rod")))
+        };
         match *self {
             Edit::Compliance(b, _, a) => {
                 body(b).or_else(|| value("compliance", a, limits::COMPLIANCE))
@@ -167,6 +197,13 @@ impl Edit {
                     value("motor speed", speed, limits::MOTOR_SPEED)
                         .or_else(|| value("motor torque", torque, limits::MOTOR_TORQUE))
                 }),
+            Edit::RodModuli(b, e, g) => rod(b)
+                .or_else(|| value("Young's modulus", e, limits::ROD_MODULUS))
+                .or_else(|| value("shear modulus", g, limits::ROD_MODULUS)),
+            Edit::RodDirect(b, _) => rod(b),
+            Edit::Clamp(b, k, _) => rod(b).or_else(|| {
+                (w.rod_particle(b, k).is_none()).then(|| format!("particle {k} of rod {b}"))
+            }),
         }
     }
 }

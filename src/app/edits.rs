@@ -5,7 +5,7 @@
 
 use super::App;
 use crate::edit::Edit;
-use crate::scene::{BodyDef, MotorDef};
+use crate::scene::{BodyDef, MotorDef, RodSolverDef, resolve_index};
 
 impl App {
     /// Applies `edit` everywhere it belongs (see the module doc).
@@ -85,6 +85,35 @@ impl App {
             Edit::Aero(b, drag, lift) => {
                 if let BodyDef::Cloth(c) = &mut scene.bodies[b] {
                     (c.aero_drag, c.aero_lift) = (drag, lift);
+                }
+            }
+            Edit::RodModuli(b, e, g) => {
+                if let BodyDef::Rod(r) = &mut scene.bodies[b] {
+                    (r.young_modulus, r.shear_modulus) = (e, g);
+                }
+            }
+            Edit::RodDirect(b, direct) => {
+                if let BodyDef::Rod(r) = &mut scene.bodies[b] {
+                    r.solver = if direct {
+                        RodSolverDef::Direct
+                    } else {
+                        RodSolverDef::GaussSeidel
+                    };
+                }
+            }
+            Edit::Clamp(b, k, on) => {
+                if let BodyDef::Rod(r) = &mut scene.bodies[b] {
+                    let n = r.segments as u64 + 1;
+                    let names_k = |p: &i64| resolve_index(*p, n) == Some(k);
+                    if on {
+                        if !r.clamped.iter().any(names_k) {
+                            r.clamped.push(k as i64);
+                        }
+                    } else {
+                        // Unclamping unpins too (the world does both).
+                        r.clamped.retain(|p| !names_k(p));
+                        r.pins.retain(|p| !names_k(p));
+                    }
                 }
             }
         }

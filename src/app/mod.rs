@@ -16,6 +16,7 @@ mod panel;
 mod panel_bodies;
 mod panel_load;
 mod panel_rigid;
+mod panel_rod;
 mod panel_solid;
 mod panel_tear;
 mod panel_view;

@@ -61,6 +61,7 @@ impl App {
                     edits.extend(self.solid_ui(ui, b));
                     edits.extend(self.load_ui(ui, b));
                     edits.extend(self.tear_ui(ui, b));
+                    edits.extend(self.rod_ui(ui, b));
                     let (rigid, fixed) = self.rigid_ui(ui, b);
                     edits.extend(rigid);
                     if let (Some(on), Some(r)) = (fixed, self.world.rigids().of_body(b)) {

@@ -74,7 +74,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "plank_bridge.ron",
         include_str!("../../scenes/plank_bridge.ron"),
     ),
-    ("playground.ron", include_str!("../../scenes/playground.ron")),
+    (
+        "playground.ron",
+        include_str!("../../scenes/playground.ron"),
+    ),
     (
         "plectoneme.ron",
         include_str!("../../scenes/plectoneme.ron"),

@@ -55,6 +55,7 @@ mod point_triangle;
 mod quads;
 pub mod rigid;
 mod rod_direct;
+mod rod_material;
 pub mod rods;
 mod sheets;
 mod split;

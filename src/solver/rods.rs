@@ -82,7 +82,7 @@ pub struct Rods {
 }
 
 /// A segment no particle clamps.
-const NO_CLAMP: u32 = u32::MAX;
+pub(crate) const NO_CLAMP: u32 = u32::MAX;
 
 /// One rod's place in the tables.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,6 +92,8 @@ pub(crate) struct Rod {
     pub first_segment: usize,
     pub segments: usize,
     pub solver: RodSolver,
+    /// What its compliances and inertias come from.
+    pub material: RodMaterial,
 }
 
 /// How a rod's constraints are solved in each pass.
@@ -189,40 +191,22 @@ impl Rods {
             first_segment: self.q.len(),
             segments: n,
             solver,
+            material,
         });
-        let m = material;
-        let i_bend = m.density * m.area_moment();
         for s in 0..n {
             let len = x[s].distance(x[s + 1]);
             let dir = (x[s + 1] - x[s]) / len;
             self.q.push(Quat::from_rotation_arc(Vec3::Z, dir));
             self.q_prev.push(*self.q.last().unwrap());
             self.omega.push(Vec3::ZERO);
-            let (mut bend, twist) = (i_bend * len, 2.0 * i_bend * len);
-            if solver == RodSolver::GaussSeidel {
-                // Gauss–Seidel with the cross-section's inertia alone
-                // (w·h² ≫ α by 10⁹ on thin rods) diverged: coiling rods and
-                // end moments reached 10⁵ J. Its frames also carry the
-                // segment's inertia as a bar, mℓ²/12, about d₁ and d₂.
-                bend += m.line_density() * len * len * len / 12.0;
-            }
-            let free = Vec3::new(1.0 / bend, 1.0 / bend, 1.0 / twist);
-            self.inv_inertia.push(free);
-            self.free_inertia.push(free);
             self.clamp.push(NO_CLAMP);
             self.length.push(len);
-            self.stretch_compliance
-                .push(m.stretch_compliance / (len * len));
-            let (ei, gj) = (
-                m.young_modulus * m.area_moment(),
-                m.shear_modulus * 2.0 * m.area_moment(),
-            );
-            self.bend_compliance.push(Vec3::new(
-                1.0 / (ei * len),
-                1.0 / (ei * len),
-                1.0 / (gj * len),
-            ));
-            self.rest_darboux.push(m.rest_darboux);
+            // Filled in from the material by `derive`.
+            self.inv_inertia.push(Vec3::ZERO);
+            self.free_inertia.push(Vec3::ZERO);
+            self.stretch_compliance.push(0.0);
+            self.bend_compliance.push(Vec3::ZERO);
+            self.rest_darboux.push(Vec3::ZERO);
             self.lambda_stretch.push(Vec3::ZERO);
             self.lambda_bend.push(Vec3::ZERO);
             self.twist.push(None);
@@ -230,6 +214,7 @@ impl Rods {
             self.applied.push(Vec3::ZERO);
             self.scratch.push(Default::default());
         }
+        self.derive(self.rods.len() - 1);
     }
 
     /// Constraints of all rods: a stretch–shear per segment and a

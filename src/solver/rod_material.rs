@@ -1,0 +1,91 @@
+//! A rod's material and solver after it is built: each segment's
+//! rotational inertia and compliances follow from them in one place
+//! ([`Rods::derive`]), at build time and when the panel changes E, G or
+//! the solver.
+
+use glam::Vec3;
+
+use super::World;
+use super::rods::{NO_CLAMP, RodMaterial, RodSolver, Rods};
+
+impl Rods {
+    /// Sets every segment of rod `r` from its material and solver: the
+    /// inertia of its frame (a clamped one keeps none until freed), the
+    /// stretch–shear compliance α/ℓ² (so a force F stretches it α·F), the
+    /// joint's bend–twist compliance 1/(K·ℓ) with K = (E·I, E·I, G·J), and
+    /// the rest Darboux vector.
+    pub(crate) fn derive(&mut self, r: usize) {
+        let rod = self.rods[r];
+        let m = rod.material;
+        let i_bend = m.density * m.area_moment();
+        let (ei, gj) = (
+            m.young_modulus * m.area_moment(),
+            m.shear_modulus * 2.0 * m.area_moment(),
+        );
+        for s in rod.first_segment..rod.first_segment + rod.segments {
+            let len = self.length[s];
+            let (mut bend, twist) = (i_bend * len, 2.0 * i_bend * len);
+            if rod.solver == RodSolver::GaussSeidel {
+                // Gauss–Seidel with the cross-section's inertia alone
+                // (w·h² ≫ α by 10⁹ on thin rods) diverged: coiling rods and
+                // end moments reached 10⁵ J. Its frames also carry the
+                // segment's inertia as a bar, mℓ²/12, about d₁ and d₂.
+                bend += m.line_density() * len * len * len / 12.0;
+            }
+            let free = Vec3::new(1.0 / bend, 1.0 / bend, 1.0 / twist);
+            self.free_inertia[s] = free;
+            if self.clamp[s] == NO_CLAMP {
+                self.inv_inertia[s] = free;
+            }
+            self.stretch_compliance[s] = m.stretch_compliance / (len * len);
+            self.bend_compliance[s] =
+                Vec3::new(1.0 / (ei * len), 1.0 / (ei * len), 1.0 / (gj * len));
+            self.rest_darboux[s] = m.rest_darboux;
+        }
+    }
+}
+
+impl World {
+    /// Rod body `body`'s material and solver, if it is a rod.
+    pub fn rod_material(&self, body: usize) -> Option<(RodMaterial, RodSolver)> {
+        let r = self.rods.of_body(body)?;
+        Some((r.material, r.solver))
+    }
+
+    /// The world index of particle `k` (numbered within it) of rod body
+    /// `body`, if it has one.
+    pub fn rod_particle(&self, body: usize, k: usize) -> Option<usize> {
+        let r = self.rods.of_body(body)?;
+        (k <= r.segments).then_some(r.first_particle + k)
+    }
+
+    /// Gives rod body `body` Young's modulus `young_modulus` and shear
+    /// modulus `shear_modulus` (Pa): its bending and twisting stiffness
+    /// change at once. False when the body is not a rod or a modulus is not
+    /// finite and positive.
+    pub fn set_rod_moduli(&mut self, body: usize, young_modulus: f32, shear_modulus: f32) -> bool {
+        let ok = |x: f32| x > 0.0 && x.is_finite();
+        let Some(r) = self.rods.rods.iter().position(|r| r.body == body) else {
+            return false;
+        };
+        if !(ok(young_modulus) && ok(shear_modulus)) {
+            return false;
+        }
+        let m = &mut self.rods.rods[r].material;
+        (m.young_modulus, m.shear_modulus) = (young_modulus, shear_modulus);
+        self.rods.derive(r);
+        true
+    }
+
+    /// Solves rod body `body` by `solver` from the next step on (its
+    /// frames' inertia follows: Gauss–Seidel adds the segments' bar
+    /// inertia). False when the body is not a rod.
+    pub fn set_rod_solver(&mut self, body: usize, solver: RodSolver) -> bool {
+        let Some(r) = self.rods.rods.iter().position(|r| r.body == body) else {
+            return false;
+        };
+        self.rods.rods[r].solver = solver;
+        self.rods.derive(r);
+        true
+    }
+}
