@@ -48,3 +48,36 @@ fn a_ball_attached_to_a_clamped_rods_tip_bends_it_as_a_point_load_does() {
     assert!(gap < 2e-3, "the ball hangs {gap} m off the tip");
     assert!(ball.x.y < tip.y, "the ball does not hang below the tip");
 }
+
+#[test]
+fn the_lessons_ghost_is_the_beam_formula_and_the_direct_rod_lies_on_it() {
+    // rod_cantilever.ron draws the beam formula's line over each of its
+    // two rods (analytic ghosts): its tip q·L⁴/(8·E·I) = 49.05 mm below
+    // the root. After 10 s the direct rod lies within 3 mm of it all
+    // along (the clamped half segment leaves its tip 2.4 mm higher);
+    // Gauss–Seidel's tip hangs far below it.
+    use catenary::analytic::Cantilever;
+    let mut w = common::scene_world("rod_cantilever.ron");
+    let beam = Cantilever::of_rod(&w, 0).expect("the direct rod is a cantilever");
+    let tip_sag = beam.deflection(beam.length as f64);
+    println!("ghost's tip sag {tip_sag} m");
+    assert!((tip_sag - 0.04905).abs() < 1e-4, "{tip_sag}");
+    for _ in 0..600 {
+        w.step();
+    }
+    let n = 40;
+    let off = (0..=n)
+        .map(|k| {
+            let on = beam.point(k as f32 / n as f32);
+            w.particles.pos()[k].distance(on)
+        })
+        .fold(0f32, f32::max);
+    let gs = Cantilever::of_rod(&w, 1).expect("so is the Gauss–Seidel rod");
+    let gs_off = w.particles.pos()[2 * n + 1].distance(gs.point(1.0));
+    println!("direct rod at most {off} m off its ghost; Gauss–Seidel's tip {gs_off} m");
+    assert!(off < 3e-3, "the direct rod is {off} m off the beam formula");
+    assert!(gs_off > 0.2, "Gauss–Seidel's tip is only {gs_off} m off");
+    // Clamped at both ends it is no cantilever, and no ghost is drawn.
+    catenary::edit::Edit::Clamp(0, n, true).apply(&mut w);
+    assert_eq!(Cantilever::of_rod(&w, 0), None);
+}

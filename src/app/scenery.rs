@@ -8,7 +8,7 @@ use macroquad::prelude::*;
 use super::camera::OrbitCamera;
 use super::render::{flush, rgba, vertex};
 use super::shadow_map::{ShadowMap, shade};
-use crate::analytic::Catenary;
+use crate::analytic::{Cantilever, Catenary};
 use crate::solver::{Body, Collider, World};
 
 /// The colour behind everything: the 3D view's background, the ground's
@@ -55,20 +55,32 @@ pub fn weave() -> Texture2D {
 /// its two ends are pinned (not driven) under vertical gravity: what the
 /// rope should settle into. Drawn as a thin cyan ghost.
 pub fn draw_catenary(world: &World, b: usize, body: &Body, eye: Vec3) {
-    let p = &world.particles;
-    let first = body.first;
     let Some((curve, _)) = Catenary::of_rope(world, b) else {
         return;
     };
+    let r = world.particles.radius[body.first].max(0.005);
+    draw_ghost_curve(|t| curve.point(t), r, eye);
+}
+
+/// The beam formula's bent line of rod `b` when it is a cantilever (one
+/// end clamped, nothing else holding it): where its weight should bend it
+/// at its E. Drawn as a thin cyan ghost.
+pub fn draw_cantilever(world: &World, b: usize, body: &Body, eye: Vec3) {
+    let Some(beam) = Cantilever::of_rod(world, b) else {
+        return;
+    };
+    let r = world.particles.radius[body.first].max(0.005);
+    draw_ghost_curve(|t| beam.point(t), r, eye);
+}
+
+/// A curve `at(t)`, t ∈ [0, 1], as a cyan ghost for a body of radius `r`.
+fn draw_ghost_curve(at: impl Fn(f32) -> Vec3, r: f32, eye: Vec3) {
     let ghost = Color::new(0.3, 0.9, 1.0, 0.9);
-    let r = p.radius[first].max(0.005);
     let steps = 64;
-    let points: Vec<Vec3> = (0..=steps)
-        .map(|k| curve.point(k as f32 / steps as f32))
-        .collect();
-    // A cyan band twice the rope's width, pushed behind it: where the rope
+    let points: Vec<Vec3> = (0..=steps).map(|k| at(k as f32 / steps as f32)).collect();
+    // A cyan band twice the body's width, pushed behind it: where the body
     // lies exactly on the curve, the band shows as a cyan edge on both
-    // sides instead of vanishing under the rope.
+    // sides instead of vanishing under it.
     let mut band = Mesh {
         vertices: Vec::with_capacity(2 * points.len()),
         indices: Vec::with_capacity(6 * steps),

@@ -233,3 +233,6 @@ impl Spring {
         std::f64::consts::TAU / self.omega
     }
 }
+
+mod cantilever;
+pub use cantilever::Cantilever;
