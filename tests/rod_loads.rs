@@ -81,3 +81,86 @@ fn the_lessons_ghost_is_the_beam_formula_and_the_direct_rod_lies_on_it() {
     catenary::edit::Edit::Clamp(0, n, true).apply(&mut w);
     assert_eq!(Cantilever::of_rod(&w, 0), None);
 }
+
+#[test]
+fn a_rods_joints_read_the_moments_its_material_holds() {
+    // What the window shows under the cursor over a rod: at each joint
+    // the bending moment E·I·|κ − κ₀| and the twisting moment G·J·(τ − τ₀),
+    // and the twist from the start. A rod clamped at both ends and turned
+    // 1.5 times by a Twist driver holds τ = 3π/L′ at every joint, G·J·τ,
+    // where L′ = 29/30 m runs between the clamped end segments (whose
+    // frames are held whole);
+    // one bent into a half circle by an end moment M = π·E·I/L holds M
+    // at every joint past the clamp. Tolerance 2 %, the tests' of the
+    // shapes themselves.
+    let (pi, r4) = (std::f32::consts::PI, 1e-8f32);
+    let mut twisted = world(
+        "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0), air_drag: 2.0),
+          bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 30,
+                       radius: 0.01, young_modulus: 1e8, shear_modulus: 4e7, clamped: [0, -1])],
+          drivers: [(body: 0, particle: -1, motion: Twist(turns: 1.5, seconds: 1.0))])",
+    );
+    let mut bent = world(&format!(
+        "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0), air_drag: 2.0),
+          bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40,
+                       radius: 0.01, clamped: [0], young_modulus: 1e7, shear_modulus: 4e6)],
+          drivers: [(body: 0, particle: -1,
+                     motion: Moment(axis: (0.0, 0.0, 1.0), newton_metres: {}, seconds: 2.0))])",
+        pi * 1e7 * pi * r4 / 4.0
+    ));
+    for _ in 0..600 {
+        twisted.step();
+        bent.step();
+    }
+    let gj = 4e7 * pi * r4 / 2.0;
+    let torque = gj * 3.0 * pi / (29.0 / 30.0);
+    for j in 0..29 {
+        let at = twisted.rod_joint(0, j).unwrap();
+        let turns = 1.5 * (j + 1) as f64 / 29.0;
+        assert!(
+            (at.twisting / torque - 1.0).abs() < 0.02 && (at.turns - turns).abs() < 0.02 * 1.5,
+            "joint {j}: {at:?}, not {torque} N·m and {turns} turns"
+        );
+        assert!(at.bending < 0.01 * torque, "joint {j} bends: {at:?}");
+    }
+    let moment = pi * 1e7 * pi * r4 / 4.0;
+    for j in 1..39 {
+        let at = bent.rod_joint(0, j).unwrap();
+        assert!(
+            (at.bending / moment - 1.0).abs() < 0.02,
+            "joint {j}: {at:?}, not {moment} N·m"
+        );
+    }
+    println!(
+        "twisted: {:?} (G·J·τ = {torque}); bent: {:?} (M = {moment})",
+        twisted.rod_joint(0, 14),
+        bent.rod_joint(0, 20)
+    );
+    assert_eq!(twisted.rod_joint(0, 29), None, "30 segments have 29 joints");
+}
+
+#[test]
+fn a_cantilevers_joints_hold_the_weight_beyond_them() {
+    // Statics: the bending moment at distance s from the clamp carries
+    // the weight beyond it, q·(L − s)²/2. The direct rod of
+    // rod_cantilever.ron after 10 s, every joint within 1 % or 0.1 mN·m
+    // (the tip's joints hold almost nothing; measured within 0.4 % from
+    // the clamp to the middle).
+    let mut w = common::scene_world("rod_cantilever.ron");
+    for _ in 0..600 {
+        w.step();
+    }
+    let (pi, g) = (std::f32::consts::PI, 9.81f32);
+    let q = 1000.0 * pi * 1e-4 * g;
+    let l = 0.025f32;
+    for j in 0..39 {
+        let s = (j + 1) as f32 * l;
+        let expected = q * (1.0 - s).powi(2) / 2.0;
+        let at = w.rod_joint(0, j).unwrap();
+        assert!(
+            (at.bending - expected).abs() < (0.01 * expected).max(1e-4),
+            "joint {j}: {} N·m, statics {expected}",
+            at.bending
+        );
+    }
+}

@@ -117,6 +117,33 @@ pub fn pick_link(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<Li
     best.map(|(l, _)| l)
 }
 
+/// The rod joint nearest the cursor within 5 px, as (body, joint
+/// numbered within the rod): of the segment under the cursor, the joint
+/// at its nearer end.
+pub fn pick_rod_joint(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<(usize, usize)> {
+    let project = camera.projector();
+    let pos = &world.particles.pos;
+    let mut best: Option<((usize, usize), f32)> = None;
+    for (b, body) in world.bodies().iter().enumerate() {
+        let n = world.rods().segments_of(b).len();
+        for s in 0..n {
+            let (i, j) = (body.first + s, body.first + s + 1);
+            let (Some(a), Some(c)) = (project(pos[i]), project(pos[j])) else {
+                continue;
+            };
+            let ac = c - a;
+            let t = ((cursor - a).dot(ac) / ac.length_squared().max(1e-6)).clamp(0.0, 1.0);
+            let d = cursor.distance(a + ac * t);
+            // Joint s − 1 is at the segment's start, joint s at its end.
+            let joint = if t < 0.5 { s.saturating_sub(1) } else { s };
+            if n >= 2 && d <= 5.0 && best.is_none_or(|(_, bd)| d < bd) {
+                best = Some(((b, joint.min(n - 2)), d));
+            }
+        }
+    }
+    best.map(|(at, _)| at)
+}
+
 impl Mouse {
     /// True while the left button pulls a particle or a rigid body.
     pub fn dragging_particle(&self) -> bool {

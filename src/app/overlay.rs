@@ -180,6 +180,15 @@ impl App {
         };
         let (world, camera) = self.lane_under_cursor();
         let Some(link) = super::interact::pick_link(world, &camera, cursor) else {
+            let joint = super::interact::pick_rod_joint(world, &camera, cursor)
+                .and_then(|(b, j)| Some((j, world.rod_joint(b, j)?)));
+            if let Some((j, at)) = joint {
+                let text = format!(
+                    "rod joint {j}: bending {:.4} N·m, twisting {:+.4} N·m, {:+.2} turns from the start",
+                    at.bending, at.twisting, at.turns
+                );
+                badge(ctx, "link", text);
+            }
             return;
         };
         let tension = world.tension(link.lambda);
@@ -198,16 +207,7 @@ impl App {
             strain * 100.0,
             crate::solver::limits::number(link.compliance)
         );
-        let at = ctx.pointer_latest_pos().unwrap_or_default() + egui::vec2(16.0, 12.0);
-        egui::Area::new(egui::Id::new("link"))
-            .fixed_pos(at)
-            .interactable(false)
-            .show(ctx, |ui| {
-                ui.add(
-                    egui::Label::new(RichText::new(text).color(Color32::WHITE))
-                        .wrap_mode(egui::TextWrapMode::Extend),
-                );
-            });
+        badge(ctx, "link", text);
     }
 
     /// Beside the cursor: the force a hovered pin (or driver) exerts.
@@ -355,3 +355,17 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("H / F1", "this help"),
     ("Esc", "close this help"),
 ];
+
+/// `text` beside the cursor, white on the view (an egui area named `id`).
+fn badge(ctx: &egui::Context, id: &str, text: String) {
+    let at = ctx.pointer_latest_pos().unwrap_or_default() + egui::vec2(16.0, 12.0);
+    egui::Area::new(egui::Id::new(id))
+        .fixed_pos(at)
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.add(
+                egui::Label::new(RichText::new(text).color(Color32::WHITE))
+                    .wrap_mode(egui::TextWrapMode::Extend),
+            );
+        });
+}

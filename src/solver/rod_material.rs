@@ -1,7 +1,8 @@
 //! A rod's material and solver after it is built: each segment's
 //! rotational inertia and compliances follow from them in one place
 //! ([`Rods::derive`]), at build time and when the panel changes E, G or
-//! the solver.
+//! the solver; and what its material holds at a joint ([`RodJoint`]),
+//! which the window shows under the cursor.
 
 use glam::Vec3;
 
@@ -87,5 +88,46 @@ impl World {
         self.rods.rods[r].solver = solver;
         self.rods.derive(r);
         true
+    }
+}
+
+/// What a joint of a rod holds (see [`World::rod_joint`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RodJoint {
+    /// The bending moment E·I·|κ − κ₀| (N·m), κ the joint's curvature
+    /// about d₁ and d₂.
+    pub bending: f32,
+    /// The twisting moment G·J·(τ − τ₀) (N·m), τ its twist per length.
+    pub twisting: f32,
+    /// The twist from the rod's first segment to this joint (turns).
+    pub turns: f64,
+}
+
+impl World {
+    /// Joint `j` (between segments j and j + 1, numbered within the rod)
+    /// of rod body `body`: the moments its material holds there, from the
+    /// discrete Darboux vector Ω over the joint's length (the mean of its
+    /// two segments'), M = (E·I, E·I, G·J) ⊙ (Ω − Ω₀), and the twist up to
+    /// it. None when there is no such joint.
+    pub fn rod_joint(&self, body: usize, j: usize) -> Option<RodJoint> {
+        let rods = &self.rods;
+        let r = rods.of_body(body)?;
+        if j + 1 >= r.segments {
+            return None;
+        }
+        let s = r.first_segment + j;
+        let len = 0.5 * (rods.length[s] + rods.length[s + 1]);
+        let off = super::rods::darboux(rods.q[s], rods.q[s + 1], len) - rods.rest_darboux[s];
+        let m = r.material;
+        let (ei, gj) = (
+            m.young_modulus * m.area_moment(),
+            m.shear_modulus * 2.0 * m.area_moment(),
+        );
+        let turns = rods.twist_angles(body)?.take(j + 1).sum::<f64>() / std::f64::consts::TAU;
+        Some(RodJoint {
+            bending: ei * off.truncate().length(),
+            twisting: gj * off.z,
+            turns,
+        })
     }
 }
