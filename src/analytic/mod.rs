@@ -235,4 +235,6 @@ impl Spring {
 }
 
 mod cantilever;
+mod hanging;
 pub use cantilever::Cantilever;
+pub use hanging::HangingRope;

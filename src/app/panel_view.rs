@@ -78,8 +78,10 @@ impl App {
         ui.checkbox(&mut d.analytic, "analytic ghosts").on_hover_text(
             "cyan ghosts of the exact answers: the inextensible chain through the pinned ends, \
              y = a·cosh((x − x₀)/a) + c (ropes pinned at exactly their two ends, vertical gravity), \
-             the undamped spring of a single mass on one link (period 2π√(α·m)), and a rod \
-             clamped at one end bent by its weight, q·L⁴/(8·E·I) at the tip",
+             the undamped spring of a single mass on one link (period 2π√(α·m)), a soft rope \
+             hanging from one pin (each link stretched α × the weight below it; a grey tick at \
+             its rest length), and a rod clamped at one end bent by its weight, q·L⁴/(8·E·I) at \
+             the tip",
         );
         ui.checkbox(&mut d.spin, "spin arrows").on_hover_text(
             "on a rigid body in free flight: its angular momentum L (gold, kept while nothing \

@@ -6,7 +6,7 @@ use macroquad::models::{Mesh, Vertex, draw_mesh};
 use macroquad::prelude::*;
 
 use super::camera::OrbitCamera;
-use super::scenery::{draw_cantilever, draw_catenary, draw_colliders, weave};
+use super::scenery::{draw_cantilever, draw_catenary, draw_colliders, draw_hanging, weave};
 use super::shadow_map::shade;
 use crate::solver::{LinkKind, Shape, World};
 
@@ -207,6 +207,7 @@ impl Renderer {
             if display.analytic && body.shape == Shape::Rope {
                 draw_catenary(world, b, body, eye);
                 draw_cantilever(world, b, body, eye);
+                draw_hanging(world, b, body, eye);
             }
             // Dots: every rope/mesh particle when asked; pinned, driven and highlighted always.
             // (A rod is not dotted: its tube and stripe show its frames.)

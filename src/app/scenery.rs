@@ -8,7 +8,7 @@ use macroquad::prelude::*;
 use super::camera::OrbitCamera;
 use super::render::{flush, rgba, vertex};
 use super::shadow_map::{ShadowMap, shade};
-use crate::analytic::{Cantilever, Catenary};
+use crate::analytic::{Cantilever, Catenary, HangingRope};
 use crate::solver::{Body, Collider, World};
 
 /// The colour behind everything: the 3D view's background, the ground's
@@ -71,6 +71,27 @@ pub fn draw_cantilever(world: &World, b: usize, body: &Body, eye: Vec3) {
     };
     let r = world.particles.radius[body.first].max(0.005);
     draw_ghost_curve(|t| beam.point(t), r, eye);
+}
+
+/// Rope `b` hanging from its one pin: where XPBD's compliance says it
+/// hangs still (a cyan ghost straight down to its stretched length,
+/// whatever the substeps) and a grey tick across it at its rest length —
+/// the default scene's lesson.
+pub fn draw_hanging(world: &World, b: usize, body: &Body, eye: Vec3) {
+    let Some(rope) = HangingRope::of_rope(world, b) else {
+        return;
+    };
+    let r = world.particles.radius[body.first].max(0.005);
+    let (pin, down) = (rope.pin, rope.down);
+    // Half the catenary's band: a straight band as wide as the rope's
+    // reads as a pole beside it.
+    draw_ghost_curve(|t| pin + down * (t * rope.stretched), 0.5 * r, eye);
+    let at = pin + down * rope.rest;
+    let side = down.cross(eye - at).normalize_or_zero() * (6.0 * r);
+    let grey = Color::new(0.85, 0.85, 0.85, 0.9);
+    draw_line_3d(at - side, at + side, grey);
+    let lifted = (eye - at).normalize_or_zero() * 0.002;
+    draw_line_3d(at - side + lifted, at + side + lifted, grey);
 }
 
 /// A curve `at(t)`, t ∈ [0, 1], as a cyan ghost for a body of radius `r`.
