@@ -35,6 +35,10 @@ struct Cli {
     /// Start with anti-aliasing (FXAA) on, whatever it costs.
     #[arg(long)]
     antialias: bool,
+    /// Start with the colour mode plain, strain or tension (the panel's
+    /// Display section switches it).
+    #[arg(long, value_name = "MODE", value_parser = ["plain", "strain", "tension"])]
+    colour: Option<String>,
     /// Window automation: write the app state (particles with screen positions,
     /// pins, errors) to FILE about 5 times a second.
     #[arg(long, value_name = "FILE")]
@@ -263,6 +267,7 @@ pub fn main() -> ExitCode {
                     (_, true) => Some(false),
                     _ => None,
                 },
+                colour: cli.colour,
             });
             Ok(())
         }

@@ -225,6 +225,10 @@ struct State {
     lanes: Vec<u8>,
     /// Per rigid body: (centre, its screen position, fixed, held).
     rigids: Vec<([f32; 3], [f32; 2], bool, bool)>,
+    /// The overlays over the view: (name, [x0, y0, x1, y1] in pixels).
+    rects: Vec<(String, [f32; 4])>,
+    /// The strain colour scale's top (None: auto).
+    strain_scale: Option<f32>,
 }
 
 impl State {
@@ -248,6 +252,8 @@ impl State {
             particles: vec![],
             lanes: vec![],
             rigids: vec![],
+            rects: vec![],
+            strain_scale: None,
         };
         let mut expected = None;
         for line in text.lines() {
@@ -284,6 +290,18 @@ impl State {
                         .and_then(|i| i.parse().ok())
                 }
                 "error" => s.errors.push(rest.to_string()),
+                "rect" => {
+                    let mut v = rest.split(' ');
+                    let name = v.next()?.to_string();
+                    let r: Vec<f32> = v.map(|x| x.parse().unwrap_or(f32::NAN)).collect();
+                    s.rects.push((name, [r[0], r[1], r[2], r[3]]));
+                }
+                "strain_scale" => {
+                    s.strain_scale = rest
+                        .strip_prefix("Some(")
+                        .and_then(|r| r.strip_suffix(')'))
+                        .and_then(|f| f.parse().ok())
+                }
                 "rigid" => {
                     let v: Vec<f32> = (rest.split(' ').skip(1))
                         .map(|x| x.parse().unwrap_or(f32::NAN))
@@ -994,6 +1012,50 @@ fn compare_mode_shows_pbd_and_xpbd_side_by_side_under_one_hand() {
     .unwrap();
     let reloaded = app.wait_for("both lanes reloaded", |s| s.particles.len() == 42);
     assert_eq!(reloaded.lanes.iter().filter(|&&l| l == 1).count(), 21);
+}
+
+#[test]
+fn compare_mode_lays_its_caption_legend_and_lane_labels_clear_of_each_other_and_the_pins() {
+    // lesson_soft_chain in compare mode, coloured by strain: the lesson's
+    // compare caption between the lanes, the colour legend at the bottom
+    // left, a label at the top of each lane — none over another, none
+    // over a lane's pin — and the strain scale chosen for the lesson
+    // after its first second (XPBD's soft chain stretches about 5 %, all
+    // red on the old fixed 0–2 %).
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(x) = Xvfb::start() else { return };
+    let dir = TempDir::new("window-compare-layout");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/lesson_soft_chain.ron");
+    let app = App::start(
+        &x,
+        &dir,
+        &["--compare", "--colour", "strain", scene.to_str().unwrap()],
+    );
+    let s = app.wait_for("two lanes laid out, a second in", |s| {
+        s.time > 1.2 && s.rects.len() == 4 && s.lanes.contains(&1)
+    });
+    let names: Vec<&str> = s.rects.iter().map(|(n, _)| n.as_str()).collect();
+    println!("{:?}, strain scale {:?}", s.rects, s.strain_scale);
+    for want in ["caption", "legend", "lane"] {
+        assert!(names.contains(&want), "no {want} among {names:?}");
+    }
+    let inside =
+        |r: &[f32; 4], p: [f32; 2]| p[0] >= r[0] && p[0] <= r[2] && p[1] >= r[1] && p[1] <= r[3];
+    for (i, (a, ra)) in s.rects.iter().enumerate() {
+        for (b, rb) in &s.rects[i + 1..] {
+            let apart = ra[2] < rb[0] || rb[2] < ra[0] || ra[3] < rb[1] || rb[3] < ra[1];
+            assert!(apart, "{a} {ra:?} overlaps {b} {rb:?}");
+        }
+        for (k, p) in s.particles.iter().enumerate().filter(|(_, p)| p.2) {
+            assert!(
+                !inside(ra, p.1),
+                "{a} {ra:?} covers pinned particle {k} at {:?}",
+                p.1
+            );
+        }
+    }
+    let scale = s.strain_scale.expect("a fixed strain scale");
+    assert!(scale > 0.02 && scale <= 0.2, "strain scale {scale}");
 }
 
 #[test]

@@ -39,6 +39,15 @@ impl App {
             settings.iterations,
             self.panel.pending().is_some()
         );
+        let _ = writeln!(s, "strain_scale {:?}", self.display.strain_scale);
+        // `rect name x0 y0 x1 y1` (pixels) for each overlay over the view.
+        for (name, r) in &self.layout.rects {
+            let _ = writeln!(
+                s,
+                "rect {name} {} {} {} {}",
+                r.min.x, r.min.y, r.max.x, r.max.y
+            );
+        }
         let _ = writeln!(s, "errors {}", self.errors.len());
         for e in &self.errors {
             let _ = writeln!(s, "error {}", e.replace('\n', " "));

@@ -103,8 +103,11 @@ impl App {
         )
     }
 
-    /// "PBD 20 × 1" over each lane, in its plot colour.
-    pub(super) fn lane_labels(&self, ctx: &egui::Context) {
+    /// "PBD 20 × 1" at the top of each lane, in its plot colour: the left
+    /// lane's in its top-left corner, the right lane's in its top-right,
+    /// clear of the compare caption between them (at the bottom the left
+    /// one sat under the colour legend).
+    pub(super) fn lane_labels(&mut self, ctx: &egui::Context) {
         let (Some(twin), Some(right)) = (&self.twin, self.right_view) else {
             return;
         };
@@ -123,13 +126,21 @@ impl App {
                 "{method}   {} substeps × {} iterations",
                 s.substeps, s.iterations
             );
-            let at = egui::pos2(view.x / ppp + 10.0, (view.y + view.h) / ppp - 30.0);
-            egui::Area::new(egui::Id::new(("lane", k)))
+            let (at, pivot) = if k == 0 {
+                let at = egui::pos2(view.x / ppp + 10.0, view.y / ppp + 8.0);
+                (at, egui::Align2::LEFT_TOP)
+            } else {
+                let at = egui::pos2((view.x + view.w) / ppp - 10.0, view.y / ppp + 8.0);
+                (at, egui::Align2::RIGHT_TOP)
+            };
+            let shown = egui::Area::new(egui::Id::new(("lane", k)))
                 .fixed_pos(at)
+                .pivot(pivot)
                 .interactable(false)
                 .show(ctx, |ui| {
                     ui.label(RichText::new(text).color(colour).strong().size(16.0));
                 });
+            self.layout.keep("lane", shown.response.rect, ppp);
         }
     }
 

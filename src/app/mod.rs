@@ -11,6 +11,7 @@ mod editor;
 mod edits;
 mod interact;
 mod lanes;
+mod layout;
 mod overlay;
 mod panel;
 mod panel_bodies;
@@ -72,6 +73,8 @@ pub struct Options {
     /// Anti-aliasing on or off from the start; None = measure its cost
     /// in the first frames and keep it when cheap.
     pub antialias: Option<bool>,
+    /// Start with this colour mode: "plain", "strain" or "tension".
+    pub colour: Option<String>,
 }
 
 /// Opens the window and runs until it is closed.
@@ -245,6 +248,8 @@ pub struct App {
     fps_meter: stepping::FpsMeter,
     /// A `--dump-state` write failed (reported once).
     dump_failed: std::cell::Cell<bool>,
+    /// Where the overlays sit and the strain scale's choice.
+    layout: layout::Layout,
 }
 
 impl App {
@@ -296,6 +301,7 @@ impl App {
             drawn_fps: 0.0,
             fps_meter: Default::default(),
             dump_failed: Default::default(),
+            layout: Default::default(),
         };
         if let Some(path) = &options.scene {
             app.open(path);
@@ -308,6 +314,11 @@ impl App {
         }
         app.display.shadows = !options.no_shadows;
         app.display.chain_links = options.chain_links;
+        app.display.colour = match options.colour.as_deref() {
+            Some("strain") => render::ColourMode::Strain,
+            Some("tension") => render::ColourMode::Tension,
+            _ => render::ColourMode::Plain,
+        };
         if let Some(on) = options.antialias {
             app.display.antialias = on;
             app.aa_trial = None;
@@ -368,6 +379,7 @@ impl App {
         self.camera = camera;
         self.simulate(frame_dt);
         self.update_stats();
+        self.pick_strain_scale();
 
         let t = Stopwatch::start();
         self.antialias_trial(frame_dt);
@@ -491,6 +503,7 @@ impl App {
         let (left, right) = self.lane_views(view);
         self.camera.view = left;
         self.right_view = right;
+        self.layout.rects.clear();
         self.legend(ctx);
         self.realtime_badge(ctx);
         self.hand_badge(ctx);

@@ -39,10 +39,16 @@ impl App {
             return;
         }
         // In the view left by the panels, so the error banner above it
-        // never covers it.
+        // never covers it; in compare mode at the bottom, where the lane
+        // labels leave room.
         let view = ctx.available_rect();
+        let at = if self.twin.is_some() {
+            view.center_bottom() + egui::vec2(-60.0, -40.0)
+        } else {
+            view.left_top() + egui::vec2(10.0, 10.0)
+        };
         egui::Area::new(egui::Id::new("realtime"))
-            .fixed_pos(view.left_top() + egui::vec2(10.0, 10.0))
+            .fixed_pos(at)
             .interactable(false)
             .show(ctx, |ui| {
                 ui.label(
@@ -66,24 +72,27 @@ impl App {
             return;
         };
         let view = ctx.available_rect();
-        // In compare mode the caption folds to one line at the top, between
-        // the lanes (its full text on hover): unfolded at the top left it
-        // covered the left lane's pin, and a lesson's "flip PBD ↔ XPBD" is
-        // moot when both run side by side.
+        // In compare mode a lesson's compare caption stands at the top
+        // between the lanes, narrow enough to clear both lanes' pins; a
+        // scene without one folds its caption to one line there (its full
+        // text on hover): unfolded at the top left it covered the left
+        // lane's pin, and a lesson's "flip PBD ↔ XPBD" is moot when both
+        // run side by side.
         let compare = self.twin.is_some();
+        let lanes = self.scene.compare_caption.as_deref().filter(|_| compare);
         let area = egui::Area::new(egui::Id::new("caption")).interactable(compare);
         let area = if compare {
-            area.fixed_pos(view.center_top() + egui::vec2(-170.0, 8.0))
+            area.fixed_pos(view.center_top() + egui::vec2(-180.0, 8.0))
         } else {
             area.fixed_pos(view.left_top() + egui::vec2(10.0, 40.0))
         };
-        area.show(ctx, |ui| {
+        let shown = area.show(ctx, |ui| {
             let frame = egui::Frame::new()
                 .fill(Color32::from_black_alpha(150))
                 .corner_radius(6.0)
                 .inner_margin(egui::Margin::symmetric(10, 8))
                 .show(ui, |ui| {
-                    if compare {
+                    if compare && lanes.is_none() {
                         ui.set_max_width(340.0);
                         ui.label(
                             RichText::new(format!(
@@ -94,18 +103,21 @@ impl App {
                         );
                         return;
                     }
-                    ui.set_max_width(420.0_f32.min(view.width() - 40.0));
+                    let width: f32 = if compare { 340.0 } else { 420.0 };
+                    ui.set_max_width(width.min(view.width() - 40.0));
                     ui.label(
                         RichText::new(&self.scene.name)
                             .strong()
                             .color(Color32::WHITE),
                     );
-                    ui.label(RichText::new(text).color(Color32::from_gray(225)));
+                    let body = lanes.unwrap_or(text);
+                    ui.label(RichText::new(body).color(Color32::from_gray(225)));
                 });
             if compare {
                 frame.response.on_hover_text(text);
             }
         });
+        (self.layout).keep("caption", shown.response.rect, ctx.pixels_per_point());
     }
 
     /// How visible the start-up hint is: 1 until the first interaction,
@@ -274,7 +286,7 @@ impl App {
         // Bottom left of the 3D view, clear of the plots below it.
         let ppp = ctx.pixels_per_point();
         let view = self.camera.view;
-        egui::Area::new(egui::Id::new("legend"))
+        let shown = egui::Area::new(egui::Id::new("legend"))
             .pivot(egui::Align2::LEFT_BOTTOM)
             .fixed_pos(egui::pos2(
                 view.x / ppp + 12.0,
@@ -305,6 +317,7 @@ impl App {
                     });
                 });
             });
+        self.layout.keep("legend", shown.response.rect, ppp);
     }
 
     pub(super) fn help_window(&mut self, ctx: &egui::Context) {

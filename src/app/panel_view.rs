@@ -10,6 +10,16 @@ use crate::solver::{Method, QuadKind};
 
 impl App {
     pub(super) fn display_section(&mut self, ui: &mut egui::Ui) {
+        let strain_scale = self.display.strain_scale;
+        self.display_controls(ui);
+        if self.display.strain_scale != strain_scale {
+            // The user's scale: no pick after the first second, and a
+            // reload keeps it.
+            self.layout.scale_chosen = true;
+        }
+    }
+
+    fn display_controls(&mut self, ui: &mut egui::Ui) {
         let d = &mut self.display;
         ui.horizontal(|ui| {
             ui.label("colour");

@@ -240,14 +240,18 @@ impl History {
                 energy.show(&mut cols[1], |p| {
                     marks(p, low_energy);
                     for lane in 0..self.lanes.len() {
-                        let held = Line::new(name(lane, "energy J held"), series(lane, |s| s.2));
+                        // Short names: beside the strain plot and the
+                        // catenary's tension plot, "left PBD 20×1 + taken
+                        // by drag and damping" spilled over the strain
+                        // plot; the strain legend names each lane's
+                        // settings in the same colours.
+                        let side = ["left", "right"][lane.min(1)];
+                        let held = Line::new(format!("{side} J held"), series(lane, |s| s.2));
                         p.line(held.color(colour(lane)));
                         // Dashed: plus what drag and damping took out.
-                        let total = Line::new(
-                            name(lane, "+ taken by drag and damping"),
-                            series(lane, |s| s.3),
-                        )
-                        .style(egui_plot::LineStyle::dashed_loose());
+                        let total =
+                            Line::new(format!("{side} + drag, damping"), series(lane, |s| s.3))
+                                .style(egui_plot::LineStyle::dashed_loose());
                         p.line(total.color(colour(lane)));
                     }
                 });

@@ -64,7 +64,9 @@ impl App {
                     }
                 } else {
                     self.hand_chosen = false;
+                    self.layout.scale_chosen = false;
                 }
+                self.layout.scale_pending = true;
                 self.world = world;
                 self.status = format!("loaded {}", self.source_name());
                 self.scene = scene;
@@ -146,6 +148,7 @@ impl App {
         self.world = solver_world(&self.scene);
         self.world.settings = settings;
         self.world.set_hand(hand);
+        self.layout.scale_pending = true;
         self.rebuild_twin();
         self.accumulator = 0.0;
         self.stale_stats = true;

@@ -27,6 +27,7 @@ impl Scene {
         Self {
             name: name.to_owned(),
             caption: None,
+            compare_caption: None,
             solver: SolverDef::default(),
             bodies: Vec::new(),
             colliders: Vec::new(),

@@ -28,6 +28,11 @@ pub struct Scene {
     /// (default None).
     #[serde(default)]
     pub caption: Option<String>,
+    /// What the two lanes of compare mode (PBD left, XPBD right) show and
+    /// what to try there, in place of `caption` (default None: the
+    /// caption folds to a line between the lanes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare_caption: Option<String>,
     /// Step parameters.
     #[serde(default)]
     pub solver: SolverDef,

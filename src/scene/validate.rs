@@ -164,16 +164,19 @@ pub(crate) fn validate(scene: &Scene) -> Vec<Problem> {
         join(&mut c, &format!("joins[{i}]"), j, scene);
     }
     super::joints::check(&mut c, scene);
-    if let Some(caption) = &scene.caption
-        && caption.chars().count() > MAX_CAPTION_CHARS
-    {
-        c.fail(
-            "caption",
-            format!(
-                "{} characters: at most {MAX_CAPTION_CHARS} are accepted (a few sentences)",
-                caption.chars().count()
-            ),
-        );
+    for (field, text) in [
+        ("caption", &scene.caption),
+        ("compare_caption", &scene.compare_caption),
+    ] {
+        let count = text.as_ref().map_or(0, |t| t.chars().count());
+        if count > MAX_CAPTION_CHARS {
+            c.fail(
+                field,
+                format!(
+                    "{count} characters: at most {MAX_CAPTION_CHARS} are accepted (a few sentences)"
+                ),
+            );
+        }
     }
     if let Some(st) = &scene.state {
         state(&mut c, scene, st);
