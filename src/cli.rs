@@ -107,17 +107,22 @@ enum Command {
         #[arg(long, value_name = "FILE.ron")]
         save: Option<PathBuf>,
     },
-    /// Time the solver on an N×N cloth; the last line is `projections/s: <number>`.
+    /// Time the solver on an N×N cloth, or on a scene of yours; the last line is
+    /// `projections/s: <number>`.
     Bench {
         /// Particles per cloth edge.
         #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(2..=1414))]
         size: u32,
+        /// Time this scene's solver instead of the cloth (from its start, as
+        /// `run` steps it).
+        #[arg(long, value_name = "SCENE.ron", conflicts_with = "size")]
+        scene: Option<PathBuf>,
         /// Frames to time (the median is reported).
         #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..))]
         frames: u32,
-        /// Substeps per frame.
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
-        substeps: u32,
+        /// Substeps per frame (default: 20 for the cloth, the scene's own for --scene).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        substeps: Option<u32>,
         /// Solver threads (1 = sequential; default: all cores).
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: Option<u32>,
@@ -215,11 +220,13 @@ pub fn main() -> ExitCode {
         }
         Some(Command::Bench {
             size,
+            scene,
             frames,
             substeps,
             threads,
         }) => headless::bench(&headless::BenchOptions {
             size,
+            scene,
             frames,
             substeps,
             threads: threads.map_or_else(catenary::solver::available_threads, |t| t as usize),

@@ -354,18 +354,34 @@ pub fn check(paths: &[PathBuf]) -> Result<bool> {
 pub struct BenchOptions {
     /// Particles per cloth edge (N×N).
     pub size: u32,
+    /// A scene to time instead of the cloth.
+    pub scene: Option<PathBuf>,
     /// Frames to time.
     pub frames: u32,
-    /// Substeps per frame.
-    pub substeps: u32,
+    /// Substeps per frame (None: 20 for the cloth, the scene's own).
+    pub substeps: Option<u32>,
     /// Solver threads (1 = sequential).
     pub threads: usize,
 }
 
-/// `catenary bench`: times the benchmark cloth and prints projections/s last.
+/// `catenary bench`: times the benchmark cloth, or `--scene`, and prints
+/// projections/s last.
 pub fn bench(opts: &BenchOptions) -> Result<()> {
-    let scene = scene::bench_cloth(opts.size, opts.substeps)?;
-    let mut world = scene.build();
+    let (mut world, what) = match &opts.scene {
+        Some(path) => {
+            let scene = scene::load(path)?;
+            let mut world = scene.build();
+            if let Some(n) = opts.substeps {
+                world.settings.substeps = n;
+            }
+            (world, format!("{} ({})", scene.name, path.display()))
+        }
+        None => {
+            let substeps = opts.substeps.unwrap_or(20);
+            let world = scene::bench_cloth(opts.size, substeps)?.build();
+            (world, format!("cloth {n}×{n}", n = opts.size))
+        }
+    };
     world.set_threads(opts.threads);
     world.step(); // warm-up: caches, worker start
     let mut times: Vec<f64> = (0..opts.frames)
@@ -379,11 +395,11 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
     let median = times[times.len() / 2];
     let per_frame = world.projections_per_frame() as f64;
     say!(
-        "cloth {n}×{n}: {}  substeps: {}  iterations: 1  frames: {}",
+        "{what}: {}  substeps: {}  iterations: {}  frames: {}",
         sizes(&world),
-        opts.substeps,
+        world.settings.substeps,
+        world.settings.iterations,
         opts.frames,
-        n = opts.size,
     )?;
     say!(
         "ms/frame (median): {:.3}  min: {:.3}  max: {:.3}",
