@@ -1,7 +1,9 @@
 //! The panel's rod controls as edits: a rod given E, G or a solver while
 //! it runs is the rod built with them, bit for bit; a clamp set or let go
 //! holds or frees the end's position and frame; recordings of these edits
-//! replay bit-exactly, and values out of range are refused.
+//! replay bit-exactly, and values out of range are refused. (Edits and
+//! recordings are the command line's and the window's: `cli` feature.)
+#![cfg(feature = "cli")]
 
 mod common;
 
@@ -115,7 +117,6 @@ fn rod_edits_out_of_range_or_on_another_kind_are_refused() {
     assert_eq!(Edit::Clamp(1, 4, true).problem(&w), None);
 }
 
-#[cfg(feature = "cli")]
 #[test]
 fn a_recorded_session_that_edits_a_rod_replays_bit_exactly() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/rod_cantilever.ron");

@@ -78,7 +78,7 @@ fn the_lessons_ghost_is_the_beam_formula_and_the_direct_rod_lies_on_it() {
     assert!(off < 3e-3, "the direct rod is {off} m off the beam formula");
     assert!(gs_off > 0.2, "Gauss–Seidel's tip is only {gs_off} m off");
     // Clamped at both ends it is no cantilever, and no ghost is drawn.
-    catenary::edit::Edit::Clamp(0, n, true).apply(&mut w);
+    assert!(w.clamp_rod(0, n));
     assert_eq!(Cantilever::of_rod(&w, 0), None);
 }
 
