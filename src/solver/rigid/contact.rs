@@ -45,8 +45,8 @@ pub struct Contact {
     pub approach: f32,
     /// Set when a particle's tether reached through this contact this
     /// substep: the body was pushed as from the world, and its velocity
-    /// pass treats the contact as one with a point of the world that
-    /// moved as the particle did (its move so far this substep, m).
+    /// pass treats the contact as one with the point `rb` (world) moving
+    /// as the particle's pin did (the pin's move this substep, m).
     pub(crate) through: Option<Vec3>,
 }
 
