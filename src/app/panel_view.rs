@@ -148,6 +148,36 @@ impl App {
                      tetrahedron volumes, neo-Hookean tetrahedra (two constraints each)",
                 );
             }
+            if !w.rods().is_empty() {
+                let segments: usize = (0..w.bodies().len())
+                    .map(|b| w.rods().segments_of(b).len())
+                    .sum();
+                row(
+                    "rods",
+                    format!(
+                        "{} in {} segments, {} constraints",
+                        w.rods().len(),
+                        segments,
+                        w.rods().constraint_count()
+                    ),
+                    "Cosserat rods: a stretch–shear constraint per segment and a bend–twist \
+                     constraint per joint, each rod solved by one thread",
+                );
+            }
+            let rigid = w.rigids();
+            if !rigid.is_empty() {
+                row(
+                    "rigid",
+                    format!(
+                        "{} bodies, {} joints, {} contacts",
+                        rigid.bodies.len(),
+                        rigid.joints.len(),
+                        rigid.contacts.len()
+                    ),
+                    "rigid bodies, their joints and this substep's contacts (with colliders, \
+                     each other and particles)",
+                );
+            }
             row(
                 "max strain",
                 format!("{:.3} %", 100.0 * self.stats.max_strain),
