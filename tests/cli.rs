@@ -758,13 +758,12 @@ fn bench_times_a_users_scene_at_its_own_or_the_given_substeps() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
     let pendulum = dir.join("pendulum.ron");
     let text = |o: &Output| String::from_utf8_lossy(&o.stdout).into_owned();
-    let own = catenary(&[
-        "bench",
-        "--scene",
-        pendulum.to_str().unwrap(),
-        "--frames",
-        "3",
-    ]);
+    let bench = |more: &[&str]| {
+        let mut args = vec!["bench", "--scene", pendulum.to_str().unwrap()];
+        args.extend_from_slice(more);
+        catenary(&args)
+    };
+    let own = bench(&["--frames", "3"]);
     assert!(own.status.success(), "{own:?}");
     let out = text(&own);
     let first = out.lines().next().unwrap_or_default();
@@ -779,26 +778,12 @@ fn bench_times_a_users_scene_at_its_own_or_the_given_substeps() {
         out.lines().last().unwrap().starts_with("projections/s: "),
         "{out}"
     );
-    let seven = catenary(&[
-        "bench",
-        "--scene",
-        pendulum.to_str().unwrap(),
-        "--frames",
-        "2",
-        "--substeps",
-        "7",
-    ]);
+    let seven = bench(&["--frames", "2", "--substeps", "7"]);
     assert!(text(&seven).contains("substeps: 7 "), "{}", text(&seven));
     // A scene that does not load is an error naming it; --size is the cloth's.
     let missing = catenary(&["bench", "--scene", "no_such_scene.ron"]);
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no_such_scene.ron"));
-    let both = catenary(&[
-        "bench",
-        "--scene",
-        pendulum.to_str().unwrap(),
-        "--size",
-        "8",
-    ]);
+    let both = bench(&["--size", "8"]);
     assert_eq!(both.status.code(), Some(2));
 }
