@@ -141,10 +141,6 @@ fn a_recorded_session_that_edits_bodies_and_joints_replays_bit_exactly() {
     // one stream: applied to the world and given to the recorder as they
     // are (what the window's App::edit does), they replay bit-exactly.
     use catenary::edit::Edit;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/hinges.ron");
-    let scene = catenary::scene::load(&path).unwrap();
-    let mut w = scene.build();
-    let mut rec = catenary::record::Recorder::new(scene.clone(), &w);
     let edits = [
         (10, Edit::RigidMass(1, 9.0)),
         (20, Edit::RigidSurface(2, 0.05, 0.4)),
@@ -153,20 +149,13 @@ fn a_recorded_session_that_edits_bodies_and_joints_replays_bit_exactly() {
         (50, Edit::Joint(6, 0.0, None, Some((-4.0, 0.5)))),
         (70, Edit::Joint(1, 0.0, None, Some((2.0, 1.0)))),
     ];
-    for frame in 0..120 {
-        for (_, e) in edits.iter().filter(|(f, _)| *f == frame) {
-            e.apply(&mut w);
-            rec.edit(*e);
-        }
-        rec.before_step(&w);
-        w.step();
-    }
-    let events = &rec.recording().events;
+    let (w, recording) = common::recorded_edits("hinges.ron", &edits, 120);
+    let events = &recording.events;
     let count = (events.iter())
         .filter(|(_, e)| matches!(e, catenary::record::Event::Edit(_)))
         .count();
     assert_eq!(count, 6, "{events:?}");
-    let text = catenary::record::to_text(rec.recording());
+    let text = catenary::record::to_text(&recording);
     let back = catenary::record::parse(&text, std::path::Path::new("r.ron")).unwrap();
     let replayed = catenary::record::replay(&back);
     assert_eq!(replayed.rigids().bodies, w.rigids().bodies);

@@ -119,10 +119,6 @@ fn rod_edits_out_of_range_or_on_another_kind_are_refused() {
 
 #[test]
 fn a_recorded_session_that_edits_a_rod_replays_bit_exactly() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/rod_cantilever.ron");
-    let scene = catenary::scene::load(&path).unwrap();
-    let mut w = scene.build();
-    let mut rec = catenary::record::Recorder::new(scene.clone(), &w);
     let edits = [
         (10, Edit::RodModuli(0, 2e8, 1e8)),
         (30, Edit::RodDirect(1, true)),
@@ -130,16 +126,8 @@ fn a_recorded_session_that_edits_a_rod_replays_bit_exactly() {
         (70, Edit::Clamp(1, 0, false)),
         (71, Edit::Clamp(1, 40, true)),
     ];
-    for frame in 0..120 {
-        for (_, e) in edits.iter().filter(|(f, _)| *f == frame) {
-            assert_eq!(e.problem(&w), None, "{e:?}");
-            e.apply(&mut w);
-            rec.edit(*e);
-        }
-        rec.before_step(&w);
-        w.step();
-    }
-    let text = catenary::record::to_text(rec.recording());
+    let (w, recording) = common::recorded_edits("rod_cantilever.ron", &edits, 120);
+    let text = catenary::record::to_text(&recording);
     let back = catenary::record::parse(&text, std::path::Path::new("r.ron")).unwrap();
     let replayed = catenary::record::replay(&back);
     assert_eq!(replayed.particles.pos(), w.particles.pos());

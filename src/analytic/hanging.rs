@@ -39,21 +39,21 @@ impl HangingRope {
         if world.tethers().has(b) {
             return None;
         }
-        // Link k joins particles first + k and first + k + 1 (a rope's
-        // stretch links in order); it carries the particles beyond it.
-        let links: Vec<_> = (world.constraints.iter())
-            .filter(|l| l.tag.body as usize == b && l.tag.kind == LinkKind::Stretch)
-            .collect();
-        if links.len() + 1 != body.count || links.iter().all(|l| l.compliance == 0.0) {
-            return None;
-        }
+        // A rope's stretch link joins particles i and i + 1; it carries
+        // the particles beyond it, the body's mass less what lies before.
+        let links = (world.constraints.iter())
+            .filter(|l| l.tag.body as usize == b && l.tag.kind == LinkKind::Stretch);
         let mass = |i: usize| p.mass()[i] as f64;
-        let (mut rest, mut stretch) = (0.0f64, 0.0f64);
-        for l in &links {
-            let beyond = l.a.max(l.b);
-            let below: f64 = (beyond..body.first + body.count).map(mass).sum();
+        let total: f64 = body.range().map(mass).sum();
+        let (mut count, mut rest, mut stretch) = (0, 0.0f64, 0.0f64);
+        for l in links {
+            let before: f64 = (body.first..l.a.max(l.b)).map(mass).sum();
+            count += 1;
             rest += l.rest as f64;
-            stretch += l.compliance as f64 * g.length() as f64 * below;
+            stretch += l.compliance as f64 * g.length() as f64 * (total - before);
+        }
+        if count + 1 != body.count || stretch == 0.0 {
+            return None;
         }
         Some(Self {
             pin: p.pos()[first],

@@ -58,7 +58,7 @@ pub fn draw_catenary(world: &World, b: usize, body: &Body, eye: Vec3) {
     let Some((curve, _)) = Catenary::of_rope(world, b) else {
         return;
     };
-    let r = world.particles.radius[body.first].max(0.005);
+    let r = ghost_radius(world, body);
     draw_ghost_curve(|t| curve.point(t), r, eye);
 }
 
@@ -69,7 +69,7 @@ pub fn draw_cantilever(world: &World, b: usize, body: &Body, eye: Vec3) {
     let Some(beam) = Cantilever::of_rod(world, b) else {
         return;
     };
-    let r = world.particles.radius[body.first].max(0.005);
+    let r = ghost_radius(world, body);
     draw_ghost_curve(|t| beam.point(t), r, eye);
 }
 
@@ -81,7 +81,7 @@ pub fn draw_hanging(world: &World, b: usize, body: &Body, eye: Vec3) {
     let Some(rope) = HangingRope::of_rope(world, b) else {
         return;
     };
-    let r = world.particles.radius[body.first].max(0.005);
+    let r = ghost_radius(world, body);
     let (pin, down) = (rope.pin, rope.down);
     // Half the catenary's band: a straight band as wide as the rope's
     // reads as a pole beside it.
@@ -92,6 +92,12 @@ pub fn draw_hanging(world: &World, b: usize, body: &Body, eye: Vec3) {
     draw_line_3d(at - side, at + side, grey);
     let lifted = (eye - at).normalize_or_zero() * 0.002;
     draw_line_3d(at - side + lifted, at + side + lifted, grey);
+}
+
+/// The radius a body's ghost is drawn for: its first particle's, at
+/// least 5 mm.
+fn ghost_radius(world: &World, body: &Body) -> f32 {
+    world.particles.radius[body.first].max(0.005)
 }
 
 /// A curve `at(t)`, t ∈ [0, 1], as a cyan ghost for a body of radius `r`.

@@ -10,6 +10,11 @@ use super::World;
 use super::rods::{NO_CLAMP, RodMaterial, RodSolver, Rods};
 
 impl Rods {
+    /// The index of body `body`'s rod, if it is one.
+    fn index_of(&self, body: usize) -> Option<usize> {
+        self.rods.iter().position(|r| r.body == body)
+    }
+
     /// Sets every segment of rod `r` from its material and solver: the
     /// inertia of its frame (a clamped one keeps none until freed), the
     /// stretch–shear compliance α/ℓ² (so a force F stretches it α·F), the
@@ -66,7 +71,7 @@ impl World {
     /// finite and positive.
     pub fn set_rod_moduli(&mut self, body: usize, young_modulus: f32, shear_modulus: f32) -> bool {
         let ok = |x: f32| x > 0.0 && x.is_finite();
-        let Some(r) = self.rods.rods.iter().position(|r| r.body == body) else {
+        let Some(r) = self.rods.index_of(body) else {
             return false;
         };
         if !(ok(young_modulus) && ok(shear_modulus)) {
@@ -82,7 +87,7 @@ impl World {
     /// frames' inertia follows: Gauss–Seidel adds the segments' bar
     /// inertia). False when the body is not a rod.
     pub fn set_rod_solver(&mut self, body: usize, solver: RodSolver) -> bool {
-        let Some(r) = self.rods.rods.iter().position(|r| r.body == body) else {
+        let Some(r) = self.rods.index_of(body) else {
             return false;
         };
         self.rods.rods[r].solver = solver;

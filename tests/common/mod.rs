@@ -131,3 +131,30 @@ pub fn catenary_ok<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Shipped scene `name` stepped `frames`, each `(frame, edit)` checked,
+/// applied and given to the recorder before its frame, as the window's
+/// `App::edit` does: the world and the recording.
+#[cfg(feature = "cli")]
+pub fn recorded_edits(
+    name: &str,
+    edits: &[(u64, catenary::edit::Edit)],
+    frames: u64,
+) -> (World, catenary::record::Recording) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes")
+        .join(name);
+    let scene = scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut w = scene.build();
+    let mut rec = catenary::record::Recorder::new(scene.clone(), &w);
+    for frame in 0..frames {
+        for (_, e) in edits.iter().filter(|(f, _)| *f == frame) {
+            assert_eq!(e.problem(&w), None, "{e:?}");
+            e.apply(&mut w);
+            rec.edit(*e);
+        }
+        rec.before_step(&w);
+        w.step();
+    }
+    (w, rec.recording().clone())
+}
