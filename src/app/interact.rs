@@ -3,7 +3,7 @@
 
 use macroquad::prelude::*;
 
-use super::camera::OrbitCamera;
+use super::render::camera::OrbitCamera;
 use crate::solver::{LinkView, Shape, World};
 
 /// Pick radius around the cursor (pixels).

@@ -79,7 +79,7 @@ impl App {
 
     /// The world under the cursor and the camera it is drawn through: the
     /// right lane in compare mode when the cursor is over it.
-    pub(super) fn lane_under_cursor(&self) -> (&World, super::camera::OrbitCamera) {
+    pub(super) fn lane_under_cursor(&self) -> (&World, super::render::camera::OrbitCamera) {
         let mut camera = self.camera.clone();
         match (&self.twin, self.right_view) {
             (Some(twin), Some(view)) if self.right_lane_active => {

@@ -4,9 +4,7 @@
 //! accumulator, reads positions to draw, and edits settings, compliances
 //! and pins through the solver's API.
 
-mod antialias;
 mod automation;
-mod camera;
 mod editor;
 mod edits;
 mod interact;
@@ -28,14 +26,8 @@ mod recording;
 mod reload;
 mod render;
 mod scene_io;
-mod scenery;
-mod shadow;
-mod shadow_map;
-mod solids;
 mod stepping;
-mod surface;
 mod sweep_panel;
-mod tube;
 
 use std::path::{Path, PathBuf};
 
@@ -46,9 +38,9 @@ use crate::clock::Stopwatch;
 
 use crate::scene::{self, Scene};
 use crate::solver::{Settings, World};
-use camera::OrbitCamera;
 use interact::Mouse;
-use render::{Display, Highlight, Renderer};
+use render::camera::OrbitCamera;
+use render::{Display, Highlight, Renderer, antialias, scenery};
 use stepping::smooth;
 
 /// Command-line options of the window.

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::camera::OrbitCamera;
+use super::render::camera::OrbitCamera;
 use super::{App, Source, platform, reload, solver_world};
 use crate::scene;
 use crate::solver::Settings;

@@ -2,13 +2,25 @@
 //! two-sided triangles, ropes and meshes as camera-facing ribbons with
 //! particle dots), colliders, and colour modes with a value per particle.
 
-use macroquad::models::{Mesh, Vertex, draw_mesh};
+pub mod antialias;
+pub mod camera;
+mod light;
+mod mesh;
+pub mod scenery;
+mod shadow;
+mod shadow_map;
+mod solids;
+mod surface;
+mod tube;
+
+use macroquad::models::Mesh;
 use macroquad::prelude::*;
 
-use super::camera::OrbitCamera;
-use super::scenery::{draw_cantilever, draw_catenary, draw_colliders, draw_hanging, weave};
-use super::shadow_map::shade;
 use crate::solver::{LinkKind, Shape, World};
+use camera::OrbitCamera;
+use light::shade;
+use mesh::{CHUNK, fit, flush, rgba, vertex};
+use scenery::{draw_cantilever, draw_catenary, draw_colliders, draw_hanging, weave};
 
 /// What the colour of a particle shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,22 +91,19 @@ impl Default for Display {
 }
 
 const ROPE: [f32; 3] = [0.85, 0.62, 0.35];
-pub(super) const CLOTH_FRONT: [f32; 3] = [0.30, 0.55, 0.85];
-pub(super) const CLOTH_BACK: [f32; 3] = [0.85, 0.45, 0.35];
+const CLOTH_FRONT: [f32; 3] = [0.30, 0.55, 0.85];
+const CLOTH_BACK: [f32; 3] = [0.85, 0.45, 0.35];
 const PINNED: Color = Color::new(0.9, 0.15, 0.15, 1.0);
 const DRIVEN: Color = Color::new(1.0, 0.6, 0.0, 1.0);
 const HOVER: Color = Color::new(1.0, 1.0, 0.2, 1.0);
 const HELD: Color = Color::new(1.0, 1.0, 1.0, 1.0);
-/// Vertices per draw call: macroquad indices are u16.
-const CHUNK: usize = 60_000;
-
 /// Reused buffers, so drawing allocates nothing after the first frames.
 #[derive(Default)]
 pub struct Renderer {
-    pub(super) mesh: Option<Mesh>,
+    mesh: Option<Mesh>,
     /// Per-particle value of the colour mode.
     value: Vec<f32>,
-    pub(super) normals: Vec<Vec3>,
+    normals: Vec<Vec3>,
     /// Per particle: its rope ring's tangent and first axis (see
     /// `tube::rope_frames`); zeros off ropes.
     frames: Vec<[Vec3; 2]>,
@@ -106,7 +115,7 @@ pub struct Renderer {
     weave: Option<Texture2D>,
     /// The key light's depth map of the world being drawn: shadows on
     /// bodies and colliders.
-    pub(super) shadow_map: super::shadow_map::ShadowMap,
+    shadow_map: shadow_map::ShadowMap,
     /// Where the 3D view is drawn this frame: the anti-aliasing's render
     /// target, or None for the screen.
     pub target: Option<RenderTarget>,
@@ -128,11 +137,6 @@ pub fn colormap(t: f32) -> [f32; 3] {
     [0, 1, 2].map(|k| a[k] + (b[k] - a[k]) * f)
 }
 
-pub(super) fn rgba(c: [f32; 3], shade: f32) -> [u8; 4] {
-    let s = |x: f32| ((x * shade).clamp(0.0, 1.0) * 255.0) as u8;
-    [s(c[0]), s(c[1]), s(c[2]), 255]
-}
-
 /// Highlights: the particle under the cursor and the one held.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Highlight {
@@ -151,8 +155,8 @@ impl Renderer {
         set_camera(&camera.camera3d_into(self.target.clone()));
         if display.shadows {
             self.shadow_map.build(world);
-            if let Some(h) = super::shadow::ground(world) {
-                super::shadow::draw(world, h);
+            if let Some(h) = shadow::ground(world) {
+                shadow::draw(world, h);
             }
         } else {
             self.shadow_map.clear();
@@ -164,11 +168,11 @@ impl Renderer {
         }
         if !world.rigids().is_empty() {
             let mut mesh = self.take_mesh();
-            super::solids::draw_rigids(&world.rigids().bodies, &self.shadow_map, &mut mesh);
+            solids::draw_rigids(&world.rigids().bodies, &self.shadow_map, &mut mesh);
             self.mesh = Some(mesh);
-            super::solids::draw_joints(world);
+            solids::draw_joints(world);
             if display.spin {
-                super::solids::draw_spin(world);
+                solids::draw_spin(world);
             }
         }
         self.compute_values(world, display);
@@ -179,7 +183,7 @@ impl Renderer {
         let ropes = (world.bodies().iter())
             .filter(|b| b.shape == Shape::Rope)
             .map(|b| b.range());
-        super::tube::rope_frames(&world.particles.pos, ropes, &mut self.frames);
+        tube::rope_frames(&world.particles.pos, ropes, &mut self.frames);
         for (b, body) in world.bodies().iter().enumerate() {
             match body.shape {
                 Shape::Cloth { .. } if body.faces.is_some() => {
@@ -243,7 +247,7 @@ impl Renderer {
             let radius = size.max(1.5 * world.particles.radius()[last]);
             let mut mesh = self.take_mesh();
             let at = world.particles.pos()[last];
-            super::solids::draw_ball(at, radius, STONE, &self.shadow_map, &mut mesh);
+            solids::draw_ball(at, radius, STONE, &self.shadow_map, &mut mesh);
             self.mesh = Some(mesh);
         }
     }
@@ -251,28 +255,21 @@ impl Renderer {
     /// How much of the key light reaches the top of a tube of `radius`
     /// around `centre` (its side facing the light).
     fn top_light(&self, centre: Vec3, radius: f32) -> f32 {
-        let light = super::shadow::LIGHT.normalize();
+        let light = light::LIGHT.normalize();
         self.shadow_map.light_at(centre + light * radius, light)
     }
 
     /// The cloth's weave texture (made on first use).
-    pub(super) fn weave_texture(&mut self) -> Texture2D {
+    fn weave_texture(&mut self) -> Texture2D {
         self.weave.get_or_insert_with(weave).clone()
     }
 
-    pub(super) fn take_mesh(&mut self) -> Mesh {
+    fn take_mesh(&mut self) -> Mesh {
         self.mesh.take().unwrap_or(Mesh {
             vertices: Vec::new(),
             indices: Vec::new(),
             texture: None,
         })
-    }
-
-    /// Draws and empties `mesh` when another `verts` would not fit in a draw call.
-    pub(super) fn flush_if_full(mesh: &mut Mesh, verts: usize) {
-        if mesh.vertices.len() + verts > CHUNK {
-            flush(mesh);
-        }
     }
 
     fn compute_values(&mut self, world: &World, display: &Display) {
@@ -304,7 +301,7 @@ impl Renderer {
         self.scale_max = fixed.unwrap_or(max).max(1e-6);
     }
 
-    pub(super) fn base_colour(&self, i: usize, plain: [f32; 3], mode: ColourMode) -> [f32; 3] {
+    fn base_colour(&self, i: usize, plain: [f32; 3], mode: ColourMode) -> [f32; 3] {
         match mode {
             ColourMode::Plain => plain,
             _ => colormap(self.value[i] / self.scale_max),
@@ -391,7 +388,7 @@ impl Renderer {
             if l.tag.body as usize != b || l.tag.kind != LinkKind::Stretch {
                 continue;
             }
-            Self::flush_if_full(&mut mesh, super::tube::LINK_VERTICES);
+            fit(&mut mesh, tube::LINK_VERTICES);
             let first = l.a.min(l.b);
             let [t, u] = self.frames[first];
             let turned = if (first - world.bodies()[b].first) % 2 == 1 {
@@ -409,7 +406,7 @@ impl Renderer {
                 (pos[l.a] + pos[l.b]) * 0.5,
                 0.3 * pos[l.a].distance(pos[l.b]),
             );
-            super::tube::add_link(&mut mesh, pos[l.a], pos[l.b], across, (colour, lit), eye);
+            tube::add_link(&mut mesh, pos[l.a], pos[l.b], across, (colour, lit), eye);
         }
         flush(&mut mesh);
         self.mesh = Some(mesh);
@@ -448,7 +445,7 @@ impl Renderer {
             let (pa, pb) = (pos[l.a], pos[l.b]);
             if let Some(mode) = colour {
                 // Ropes, meshes and joins: lit tubes.
-                Self::flush_if_full(&mut mesh, 2 * super::tube::SIDES);
+                fit(&mut mesh, 2 * tube::SIDES);
                 let (ca, cb) = (
                     self.base_colour(l.a, ROPE, mode),
                     self.base_colour(l.b, ROPE, mode),
@@ -462,7 +459,7 @@ impl Renderer {
                     Some(&f) if shared && f[0] != Vec3::ZERO => f,
                     _ => own,
                 };
-                let end = |i: usize, centre: Vec3, colour: [f32; 3]| super::tube::End {
+                let end = |i: usize, centre: Vec3, colour: [f32; 3]| tube::End {
                     centre,
                     radius: radius[i] * width,
                     colour,
@@ -470,11 +467,11 @@ impl Renderer {
                     u: frame(i)[1],
                     lit: self.top_light(centre, radius[i] * width),
                 };
-                super::tube::add(&mut mesh, [end(l.a, pa, ca), end(l.b, pb, cb)], eye);
+                tube::add(&mut mesh, [end(l.a, pa, ca), end(l.b, pb, cb)], eye);
                 continue;
             }
             // The cloth wireframe: flat dark ribbons facing the eye.
-            Self::flush_if_full(&mut mesh, 4);
+            fit(&mut mesh, 4);
             let side = (pb - pa).cross(eye - (pa + pb) * 0.5).normalize_or_zero();
             let (wa, wb) = (side * radius[l.a] * width, side * radius[l.b] * width);
             let (ca, cb) = ([40, 40, 60, 255], [40, 40, 60, 255]);
@@ -557,26 +554,9 @@ impl Renderer {
     }
 }
 
-pub(super) fn vertex(p: Vec3, color: [u8; 4]) -> Vertex {
-    Vertex {
-        position: p,
-        uv: Vec2::ZERO,
-        color,
-        normal: Vec4::ZERO,
-    }
-}
-
-pub(super) fn flush(mesh: &mut Mesh) {
-    if !mesh.indices.is_empty() {
-        draw_mesh(mesh);
-    }
-    mesh.vertices.clear();
-    mesh.indices.clear();
-}
-
 /// A filled octagon of radius `size` at `centre`, facing the camera.
 fn octagon(mesh: &mut Mesh, centre: Vec3, size: f32, (right, up): (Vec3, Vec3), colour: Color) {
-    Renderer::flush_if_full(mesh, 9);
+    fit(mesh, 9);
     let c: [u8; 4] = colour.into();
     let base = mesh.vertices.len() as u16;
     mesh.vertices.push(vertex(centre, c));

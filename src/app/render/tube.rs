@@ -7,7 +7,7 @@
 use macroquad::models::{Mesh, Vertex};
 use macroquad::prelude::*;
 
-use super::shadow_map::shade;
+use super::light::shade;
 
 /// Sides of a tube.
 pub const SIDES: usize = 6;

@@ -15,28 +15,13 @@
 
 use macroquad::prelude::*;
 
-use super::shadow::LIGHT;
+use super::light::{self, LIGHT};
 use crate::solver::{Collider, World};
 
 /// Cells along the longer side of the grid: a 4 m scene gets 3 cm cells,
 /// finer than the default cloth's links (the per-vertex shading blurs
 /// anything finer).
 const CELLS: usize = 128;
-
-/// The light a surface gets without the key light: a hemisphere, more
-/// from the sky above than from the ground below, so undersides read as
-/// undersides even in shadow; and what the key light adds at full
-/// strength facing it.
-const SKY: f32 = 0.42;
-const GROUND: f32 = 0.24;
-const KEY: f32 = 0.65;
-
-/// The brightness of a surface of unit normal `n` that gets `lit` ∈ [0, 1]
-/// of the key light ([`ShadowMap::light_at`]).
-pub fn shade(n: Vec3, lit: f32) -> f32 {
-    let ambient = GROUND + (SKY - GROUND) * (0.5 + 0.5 * n.y);
-    ambient + KEY * n.dot(LIGHT.normalize()).max(0.0) * lit
-}
 
 /// Where nothing lies.
 const EMPTY: f32 = f32::NEG_INFINITY;
@@ -185,13 +170,13 @@ impl ShadowMap {
             }
         }
         // Ropes, meshes and joins: their links as capsules as thick as the particles.
-        for l in super::shadow::tube_links(world) {
+        for l in light::tube_links(world) {
             self.capsule(pos[l.a], pos[l.b], radius[l.a].max(radius[l.b]));
         }
         for r in &world.rigids().bodies {
-            match super::solids::caster(r) {
-                super::solids::Caster::Faces(t) => t.into_iter().for_each(|t| self.triangle(t)),
-                super::solids::Caster::Round(a, b, radius) => self.capsule(a, b, radius),
+            match light::caster(r) {
+                light::Caster::Faces(t) => t.into_iter().for_each(|t| self.triangle(t)),
+                light::Caster::Round(a, b, radius) => self.capsule(a, b, radius),
             }
         }
     }

@@ -5,8 +5,9 @@
 
 use macroquad::prelude::*;
 
-use super::render::{CLOTH_BACK, CLOTH_FRONT, Display, Renderer, flush, rgba, vertex};
-use super::shadow_map::shade;
+use super::light::shade;
+use super::mesh::{fit, flush, rgba, vertex};
+use super::{CLOTH_BACK, CLOTH_FRONT, Display, Renderer};
 use crate::solver::{Shape, World};
 
 /// The colour of closed bodies.
@@ -28,7 +29,7 @@ impl Renderer {
     }
 
     /// Draws body `b`'s outward-wound `triangles` (indices from the body's
-    /// first particle), lit from `shadow::LIGHT`, seen from `eye`.
+    /// first particle), lit from `light::LIGHT`, seen from `eye`.
     pub(super) fn closed(
         &mut self,
         world: &World,
@@ -42,7 +43,7 @@ impl Renderer {
         self.area_normals(pos, triangles.iter().map(|t| t.map(|i| i as usize)));
         let mut mesh = self.take_mesh();
         for t in triangles {
-            Self::flush_if_full(&mut mesh, 3);
+            fit(&mut mesh, 3);
             let base = mesh.vertices.len() as u16;
             for &i in t {
                 let i = i as usize;
@@ -78,7 +79,7 @@ impl Renderer {
         let mut mesh = self.take_mesh();
         mesh.texture = Some(weave);
         for (t, _) in f.triangles.iter().zip(&f.dead).filter(|(_, dead)| !**dead) {
-            Self::flush_if_full(&mut mesh, 3);
+            fit(&mut mesh, 3);
             let base = mesh.vertices.len() as u16;
             for &i in t {
                 let k = local(i);

@@ -5,9 +5,10 @@
 use macroquad::models::Mesh;
 use macroquad::prelude::*;
 
-use super::render::{Renderer, flush, rgba, vertex};
+use super::light::shade;
+use super::mesh::{fit, flush, rgba, vertex};
 use super::scenery::{box_faces, grid_indices};
-use super::shadow_map::{ShadowMap, shade};
+use super::shadow_map::ShadowMap;
 use crate::solver::rigid::{JointKind, Rigid, RigidShape, surface};
 
 /// A rigid body's two tones: light wood, darker wood.
@@ -64,7 +65,7 @@ fn rings(
     half: f32,
     put: &mut impl FnMut(&mut Mesh, Vec3, Vec3, Vec3),
 ) {
-    Renderer::flush_if_full(mesh, (surface::RINGS + 2) * (surface::AROUND + 1));
+    fit(mesh, (surface::RINGS + 2) * (surface::AROUND + 1));
     let base = mesh.vertices.len();
     let rows = surface::rings(radius, half, |p, n, _| put(mesh, p, n, n));
     grid_indices(mesh, base, rows - 1, surface::AROUND);
@@ -129,48 +130,4 @@ fn arrow(from: Vec3, v: Vec3, colour: Color) {
     let to = from + v;
     draw_line_3d(from, to, colour);
     draw_sphere(to, 0.012, None, colour);
-}
-
-/// A rigid body as what casts a shadow: its box's twelve triangles, or
-/// its core segment and radius (a ball's is a point).
-// Made and matched at once, never stored: boxing the triangles would
-// allocate per body per frame for nothing.
-#[allow(clippy::large_enum_variant)]
-pub enum Caster {
-    /// Triangles of a box's faces.
-    Faces([[Vec3; 3]; 12]),
-    /// A capsule (a ball: both ends at its centre).
-    Round(Vec3, Vec3, f32),
-}
-
-/// What rigid body `r` casts.
-pub fn caster(r: &Rigid) -> Caster {
-    match r.shape {
-        RigidShape::Box(e) => {
-            let corner = |k: usize| {
-                let s = |bit: usize| if k & bit == 0 { -1.0 } else { 1.0 };
-                r.point(e * vec3(s(1), s(2), s(4)))
-            };
-            // Each face's two triangles, by the corners' bits.
-            const FACES: [[usize; 4]; 6] = [
-                [0, 2, 6, 4],
-                [1, 3, 7, 5],
-                [0, 1, 5, 4],
-                [2, 3, 7, 6],
-                [0, 1, 3, 2],
-                [4, 5, 7, 6],
-            ];
-            let mut t = [[Vec3::ZERO; 3]; 12];
-            for (f, q) in FACES.iter().enumerate() {
-                t[2 * f] = [corner(q[0]), corner(q[1]), corner(q[2])];
-                t[2 * f + 1] = [corner(q[0]), corner(q[2]), corner(q[3])];
-            }
-            Caster::Faces(t)
-        }
-        RigidShape::Sphere(radius) => Caster::Round(r.x, r.x, radius),
-        RigidShape::Capsule(radius, half) => {
-            let d = r.q * vec3(0.0, half, 0.0);
-            Caster::Round(r.x - d, r.x + d, radius)
-        }
-    }
 }

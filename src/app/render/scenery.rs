@@ -6,8 +6,9 @@ use macroquad::models::{Mesh, draw_mesh};
 use macroquad::prelude::*;
 
 use super::camera::OrbitCamera;
-use super::render::{flush, rgba, vertex};
-use super::shadow_map::{ShadowMap, shade};
+use super::light::shade;
+use super::mesh::{fit, flush, rgba, vertex};
+use super::shadow_map::ShadowMap;
 use crate::analytic::{Cantilever, Catenary, HangingRope};
 use crate::solver::{Body, Collider, World};
 
@@ -229,7 +230,7 @@ pub(super) fn box_faces(
 ) {
     for axis in 0..3 {
         for side in [-1.0f32, 1.0] {
-            super::render::Renderer::flush_if_full(mesh, (split + 1) * (split + 1));
+            fit(mesh, (split + 1) * (split + 1));
             let mut n = Vec3::ZERO;
             n[axis] = side;
             let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);

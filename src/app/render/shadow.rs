@@ -11,11 +11,9 @@
 use macroquad::models::Mesh;
 use macroquad::prelude::*;
 
-use super::render::{flush, vertex};
-use crate::solver::{Collider, LinkKind, LinkView, Shape, World};
-
-/// Direction toward the key light (the bodies' shading uses it too).
-pub const LIGHT: Vec3 = Vec3::new(0.4, 1.0, 0.6);
+use super::light::{self, LIGHT};
+use super::mesh::{flush, vertex};
+use crate::solver::{Collider, Shape, World};
 
 /// The shadows' colour: the background, darker.
 const SHADOW: [u8; 4] = [14, 15, 18, 255];
@@ -106,20 +104,20 @@ pub fn draw(world: &World, h: f32) {
         }
     }
     // Ropes, meshes and joins: their links as strips as wide as the particles.
-    for l in tube_links(world) {
+    for l in light::tube_links(world) {
         let (a, b) = (onto(pos[l.a]), onto(pos[l.b]));
         let side = (b - a).cross(Vec3::Y).normalize_or_zero();
         let (wa, wb) = (side * radius[l.a], side * radius[l.b]);
         polygon(&mut mesh, &[a - wa, a + wa, b + wb, b - wb]);
     }
     for r in &world.rigids().bodies {
-        match super::solids::caster(r) {
-            super::solids::Caster::Faces(t) => {
+        match light::caster(r) {
+            light::Caster::Faces(t) => {
                 for t in t {
                     polygon(&mut mesh, &t.map(onto));
                 }
             }
-            super::solids::Caster::Round(a, b, radius) => {
+            light::Caster::Round(a, b, radius) => {
                 // The core's shadow, widened by the radius, and round ends.
                 let (a, b) = (onto(a), onto(b));
                 for end in [a, b] {
@@ -161,19 +159,6 @@ pub fn draw(world: &World, h: f32) {
         }
     }
     flush(&mut mesh);
-}
-
-/// The links drawn as tubes, which cast as such: ropes', meshes' and
-/// joins' stretch links (a sheet's links are its surface, bending links
-/// are not drawn).
-pub fn tube_links(world: &World) -> impl Iterator<Item = LinkView> + '_ {
-    world.constraints.iter().filter(|l| {
-        let sheet = matches!(
-            world.bodies()[l.tag.body as usize].shape,
-            Shape::Cloth { .. } | Shape::Closed { .. }
-        );
-        !(sheet && l.tag.kind != LinkKind::Join) && l.tag.kind != LinkKind::Bend
-    })
 }
 
 /// A level disc of `radius` around `middle` as a polygon of `sides`.
