@@ -2,32 +2,18 @@
 //!
 //! The app holds no physics: it steps [`World`] with a fixed `dt` and an
 //! accumulator, reads positions to draw, and edits settings, compliances
-//! and pins through the solver's API.
+//! and pins through the solver's API. `App` keeps the loop; around it:
+//!
+//! - `render/` draws a world: meshes, lighting and shadows, colliders and
+//!   the analytic ghosts, the camera, anti-aliasing;
+//! - `ui/` is egui: the side panel's sections (each a struct that answers
+//!   with asks), the plots, the overlays on the view, the scene editor;
+//! - `shell/` runs things: stepping, the hand, scene files, the edit
+//!   stream and the asks' answers, compare mode, recording, automation.
 
-mod automation;
-mod editor;
-mod edits;
-mod interact;
-mod lanes;
-mod layout;
-mod overlay;
-mod panel;
-mod panel_bodies;
-mod panel_load;
-mod panel_rigid;
-mod panel_rod;
-mod panel_solid;
-mod panel_tear;
-mod panel_view;
-mod platform;
-mod plots;
-mod probe;
-mod recording;
-mod reload;
 mod render;
-mod scene_io;
-mod stepping;
-mod sweep_panel;
+mod shell;
+mod ui;
 
 use std::path::{Path, PathBuf};
 
@@ -38,10 +24,12 @@ use crate::clock::Stopwatch;
 
 use crate::scene::{self, Scene};
 use crate::solver::{Settings, World};
-use interact::Mouse;
 use render::camera::OrbitCamera;
 use render::{Display, Highlight, Renderer, antialias, scenery};
+use shell::interact::Mouse;
+use shell::{automation, platform, probe, recording, stepping};
 use stepping::smooth;
+use ui::{editor, layout, plots};
 
 /// Command-line options of the window.
 #[derive(Clone, Debug, Default)]
@@ -173,8 +161,6 @@ pub struct App {
     source: Source,
     /// The right lane in compare mode (see `lanes`).
     twin: Option<World>,
-    /// The small-steps experiment section of the panel.
-    sweep: sweep_panel::SweepPanel,
     /// The scene editor window.
     editor: editor::SceneEditor,
     /// Recording the user's inputs (see `recording`).
@@ -209,8 +195,6 @@ pub struct App {
     /// Simulated over wanted seconds, smoothed over about a second: below 1
     /// the solver cannot keep up with the wall clock.
     realtime: f32,
-    /// How far the side panel is scrolled (points), for `--dump-state`.
-    panel_scroll: f32,
     /// The user set the hand's strength in the panel: a reload keeps it;
     /// otherwise the hand follows the scene's masses.
     hand_chosen: bool,
@@ -233,7 +217,8 @@ pub struct App {
     /// egui wants the pointer / keyboard this frame (the world must not react).
     ui_has_pointer: bool,
     ui_has_keyboard: bool,
-    panel: panel::PanelState,
+    /// The side panel's sections.
+    panel: ui::SidePanel,
     screenshots_taken: usize,
     /// Frames drawn per second, averaged over the last second.
     drawn_fps: f32,
@@ -252,7 +237,6 @@ impl App {
         let mut app = Self {
             source: Source::Builtin("default.ron"),
             twin: None,
-            sweep: Default::default(),
             editor: Default::default(),
             recorder: None,
             recorded: None,
@@ -273,7 +257,6 @@ impl App {
             time_scale: 1.0,
             accumulator: 0.0,
             realtime: 1.0,
-            panel_scroll: 0.0,
             hand_chosen: false,
             paced: (0.0, 0.0),
             frames: 0,
@@ -288,7 +271,7 @@ impl App {
             history: plots::History::default(),
             ui_has_pointer: false,
             ui_has_keyboard: false,
-            panel: panel::PanelState::new(options.scene.as_deref()),
+            panel: ui::SidePanel::new(options.scene.as_deref()),
             screenshots_taken: 0,
             drawn_fps: 0.0,
             fps_meter: Default::default(),
@@ -450,7 +433,7 @@ impl App {
         }
         let ctrl = is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl);
         if is_key_pressed(KeyCode::S) && ctrl {
-            let path = PathBuf::from(self.panel.save_path().trim());
+            let path = self.panel.scene.save_path();
             self.save_as(&path);
         } else if is_key_pressed(KeyCode::S) && self.paused {
             self.step();
@@ -479,7 +462,13 @@ impl App {
         // about 40 points. The browser's deltas come larger and are left.
         #[cfg(not(target_arch = "wasm32"))]
         ctx.options_mut(|o| o.line_scroll_speed = 40.0 * 90.0);
-        self.side_panel(ctx);
+        // The panel reads the app and answers with asks, carried out after it.
+        let mut panel = std::mem::take(&mut self.panel);
+        let asks = panel.show(ctx, self);
+        self.panel = panel;
+        for ask in asks {
+            self.answer(ask);
+        }
         self.plots_panel(ctx);
         self.error_banner(ctx);
         self.editor_window(ctx);

@@ -20,7 +20,7 @@ const GROUND: f32 = 0.24;
 const KEY: f32 = 0.65;
 
 /// The brightness of a surface of unit normal `n` that gets `lit` ∈ [0, 1]
-/// of the key light ([`ShadowMap::light_at`]).
+/// of the key light ([`ShadowMap::light_at`](super::shadow_map::ShadowMap::light_at)).
 pub fn shade(n: Vec3, lit: f32) -> f32 {
     let ambient = GROUND + (SKY - GROUND) * (0.5 + 0.5 * n.y);
     ambient + KEY * n.dot(LIGHT.normalize()).max(0.0) * lit

@@ -34,7 +34,7 @@ pub enum ColourMode {
 }
 
 /// Display toggles.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Display {
     /// Colour mode.
     pub colour: ColourMode,

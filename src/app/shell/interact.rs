@@ -3,7 +3,7 @@
 
 use macroquad::prelude::*;
 
-use super::render::camera::OrbitCamera;
+use crate::app::render::camera::OrbitCamera;
 use crate::solver::{LinkView, Shape, World};
 
 /// Pick radius around the cursor (pixels).

@@ -3,8 +3,12 @@
 
 use std::path::Path;
 
-use super::render::camera::OrbitCamera;
-use super::{App, Source, platform, reload, solver_world};
+use super::platform;
+use super::reload;
+use crate::app::App;
+use crate::app::Source;
+use crate::app::render::camera::OrbitCamera;
+use crate::app::solver_world;
 use crate::scene;
 use crate::solver::Settings;
 
@@ -12,7 +16,7 @@ impl App {
     /// Opens a scene file: on success it replaces the world and the camera
     /// and is watched from then on; on failure the errors are shown and the
     /// current scene keeps running.
-    pub(super) fn open(&mut self, path: &Path) {
+    pub(in crate::app) fn open(&mut self, path: &Path) {
         self.source = Source::File(path.to_path_buf());
         self.watcher = match platform::FileWatcher::new(path) {
             Ok(w) => Some(w),
@@ -27,7 +31,7 @@ impl App {
     }
 
     /// Opens a scene built into the binary (not watched).
-    pub(super) fn open_builtin(&mut self, name: &'static str) {
+    pub(in crate::app) fn open_builtin(&mut self, name: &'static str) {
         self.source = Source::Builtin(name);
         self.watcher = None;
         if self.load(false) {
@@ -38,11 +42,11 @@ impl App {
     /// Re-reads the scene (the camera stays), keeping every solver setting
     /// the user changed in the panel unless the file changed that setting
     /// too. Returns true on success.
-    pub(super) fn reload(&mut self) -> bool {
+    pub(in crate::app) fn reload(&mut self) -> bool {
         self.load(true)
     }
 
-    pub(super) fn load(&mut self, keep_edits: bool) -> bool {
+    pub(in crate::app) fn load(&mut self, keep_edits: bool) -> bool {
         let loaded = match &self.source {
             Source::File(path) => scene::load(path),
             Source::Builtin(name) => {
@@ -84,7 +88,7 @@ impl App {
     }
 
     /// The running scene's file, or the built-in scene's name.
-    pub(super) fn source_name(&self) -> String {
+    pub(in crate::app) fn source_name(&self) -> String {
         match &self.source {
             Source::File(p) => p.display().to_string(),
             Source::Builtin(name) => format!("{name} (built in)"),
@@ -95,7 +99,7 @@ impl App {
     /// Runs a scene given as text (the scene editor's Apply, a shared
     /// link): on failure the errors are shown and the current scene keeps
     /// running, and the source stays what it was.
-    pub(super) fn open_text(&mut self, name: &str, text: &str) -> bool {
+    pub(in crate::app) fn open_text(&mut self, name: &str, text: &str) -> bool {
         let previous = std::mem::replace(
             &mut self.source,
             Source::Text {
@@ -114,7 +118,7 @@ impl App {
     }
 
     /// The running scene's source text (a file's as it is on disk now).
-    pub(super) fn source_text(&self) -> Option<String> {
+    pub(in crate::app) fn source_text(&self) -> Option<String> {
         match &self.source {
             Source::File(path) => scene::read_text(path).ok(),
             Source::Builtin(name) => scene::builtin(name).map(str::to_string),
@@ -124,7 +128,7 @@ impl App {
 
     /// The scene with the run-time edits: settings, pins, compliances and
     /// the camera; with the world's `state` when `with_state`.
-    pub(super) fn captured_scene(&self, with_state: bool) -> scene::Scene {
+    pub(in crate::app) fn captured_scene(&self, with_state: bool) -> scene::Scene {
         let mut scene = self.scene.clone();
         scene.capture(&self.world);
         if with_state {
@@ -141,7 +145,7 @@ impl App {
 
     /// Restarts the simulation and the camera from the scene, keeping the
     /// panel's settings.
-    pub(super) fn reset(&mut self) {
+    pub(in crate::app) fn reset(&mut self) {
         self.mouse.cancel(&mut self.world);
         self.camera = OrbitCamera::from(&self.scene.camera);
         let (settings, hand) = (self.world.settings, self.world.hand());
@@ -157,7 +161,7 @@ impl App {
     /// Writes the scene with the run-time edits (settings, pins,
     /// compliances, camera) and the world's state to `path` (a download
     /// named after it in the browser).
-    pub(super) fn save_as(&mut self, path: &Path) {
+    pub(in crate::app) fn save_as(&mut self, path: &Path) {
         let text = self.captured_scene(true).to_ron();
         self.status = platform::deliver(path, &text).unwrap_or_else(|e| e);
     }

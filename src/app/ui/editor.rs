@@ -7,7 +7,7 @@ use std::path::Path;
 
 use egui_macroquad::egui::{self, Color32, RichText, text::LayoutJob};
 
-use super::App;
+use crate::app::App;
 use crate::scene::{self, SceneError};
 
 /// The name errors and the scene picker give the editor's text.
@@ -88,7 +88,7 @@ enum Action {
 
 impl App {
     /// The editor window, when open.
-    pub(super) fn editor_window(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn editor_window(&mut self, ctx: &egui::Context) {
         let mut open = self.editor.open;
         let mut action = None;
         egui::Window::new("Scene editor")
@@ -118,7 +118,7 @@ impl App {
     }
 
     /// Opens the editor on the running scene's text.
-    pub(super) fn open_editor(&mut self) {
+    pub(in crate::app) fn open_editor(&mut self) {
         let text = self.source_text().unwrap_or_else(|| self.scene.to_ron());
         self.editor.open_with(|| text);
     }

@@ -6,11 +6,11 @@
 
 use egui_macroquad::egui;
 
-use super::App;
+use crate::app::App;
 
 /// The overlays' rectangles and the strain scale's choice.
 #[derive(Debug)]
-pub(super) struct Layout {
+pub(in crate::app) struct Layout {
     /// (name, rectangle in pixels) of each overlay drawn this frame.
     pub rects: Vec<(&'static str, egui::Rect)>,
     /// The user set the strain scale in the panel: reloads keep it.
@@ -40,7 +40,7 @@ impl Layout {
 /// The strain drawn red for a scene whose links stretch `strain` a second
 /// in: the next of 1, 2, 5 × 10ᵏ at or above 1.25 × it, at least 2 %
 /// (rigid bodies' noise keeps the old 0–2 %) and at most 100 %.
-pub(super) fn scale_for(strain: f32) -> f32 {
+pub(in crate::app) fn scale_for(strain: f32) -> f32 {
     let want = 1.25 * strain;
     let steps = [0.02, 0.05, 0.1, 0.2, 0.5, 1.0];
     steps.into_iter().find(|&s| s >= want).unwrap_or(1.0)
@@ -51,7 +51,7 @@ impl App {
     /// top from how far its links (both lanes') stretch by then, so a
     /// soft lesson's 5 % is not all red on a 0–2 % scale and a rigid
     /// sheet's 0.5 % not all blue on a 0–20 % one. It then holds still.
-    pub(super) fn pick_strain_scale(&mut self) {
+    pub(in crate::app) fn pick_strain_scale(&mut self) {
         let layout = &mut self.layout;
         if !layout.scale_pending || self.world.time() < 1.0 {
             return;

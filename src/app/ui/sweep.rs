@@ -7,6 +7,9 @@
 use egui_macroquad::egui::{self, RichText};
 use egui_plot::{Legend, Line, Plot, PlotPoints, Points};
 
+use super::Ask;
+use super::Section;
+use crate::app::App;
 use crate::scene::Scene;
 use crate::solver::Method;
 use crate::sweep::{Sweep, SweepRow, splits};
@@ -87,7 +90,7 @@ impl Running {
 }
 
 /// The panel section: budget, frames, Run, progress and the plot.
-pub struct SweepPanel {
+pub struct SweepSection {
     /// Constraint passes per frame, split every way.
     budget: u32,
     /// Frames per run.
@@ -96,7 +99,7 @@ pub struct SweepPanel {
     rows: Vec<SweepRow>,
 }
 
-impl Default for SweepPanel {
+impl Default for SweepSection {
     fn default() -> Self {
         Self {
             budget: 40,
@@ -107,10 +110,10 @@ impl Default for SweepPanel {
     }
 }
 
-impl SweepPanel {
+impl SweepSection {
     /// Draws the section; `scene` makes what a Run sweeps (the current
     /// scene with the panel's edits), only when one starts.
-    pub fn ui(&mut self, ui: &mut egui::Ui, scene: impl FnOnce() -> Scene) {
+    fn show(&mut self, ui: &mut egui::Ui, scene: impl FnOnce() -> Scene) {
         let Self {
             budget,
             frames,
@@ -168,6 +171,12 @@ impl SweepPanel {
                     plot(ui, rows);
                 }
             });
+    }
+}
+
+impl Section for SweepSection {
+    fn ui(&mut self, ui: &mut egui::Ui, app: &App, _: &mut Vec<Ask>) {
+        self.show(ui, || app.captured_scene(false));
     }
 }
 

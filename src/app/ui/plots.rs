@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use egui_macroquad::egui;
 use egui_plot::{Legend, Line, Plot, PlotPoint, PlotPoints, Text, VLine};
 
+use crate::app::App;
 use crate::solver::{EnergyBooks, Method, Settings};
 
 /// Seconds of simulated time kept.
@@ -25,7 +26,7 @@ fn buckets(n: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
 
 /// A plot that neither scrolls, drags nor zooms (it follows the
 /// simulation), with a legend. `detail`: grid lines and the dark
-/// background (see [`Display::plot_detail`](super::render::Display)); the
+/// background (see [`Display::plot_detail`](crate::app::render::Display)); the
 /// background is 95,000 pixels a frame for the two plots, about 1.5 ms
 /// of CPU under software rendering.
 fn fixed_plot(id: &str, detail: bool) -> Plot<'static> {
@@ -178,7 +179,7 @@ impl History {
 
     /// Two plots side by side: max strain (%) and energy (J) against time
     /// (s), a line per lane.
-    /// `detail`: grid lines and filled layers (see [`Display::plot_detail`](super::render::Display)).
+    /// `detail`: grid lines and filled layers (see [`Display::plot_detail`](crate::app::render::Display)).
     pub fn ui(&self, ui: &mut egui::Ui, detail: bool) {
         let series = |lane: usize, f: fn(&Sample) -> [f64; 2]| -> PlotPoints {
             self.thinned(lane, f).into()
@@ -192,7 +193,7 @@ impl History {
                 what.to_string()
             }
         };
-        let colour = |lane: usize| super::lanes::LANE_COLOURS[lane];
+        let colour = |lane: usize| crate::app::shell::lanes::LANE_COLOURS[lane];
         // A labelled vertical line at every setting change (unnamed, so
         // the legend keeps to the lanes).
         let marks = |p: &mut egui_plot::PlotUi, bottom: f64| {
@@ -393,6 +394,32 @@ pub fn tension_along(
                     .radius(2.5),
             );
         });
+}
+
+impl App {
+    /// The plots below the view.
+    pub(in crate::app) fn plots_panel(&mut self, ctx: &egui::Context) {
+        egui::TopBottomPanel::bottom("plots")
+            .exact_height(150.0)
+            .show(ctx, |ui| {
+                // With a rope hanging as a catenary, a third plot: its
+                // tension along the span against the analytic T(x).
+                let rope = (0..self.world.bodies().len()).find_map(|b| {
+                    crate::analytic::Catenary::of_rope(&self.world, b).map(|c| (b, c))
+                });
+                match rope {
+                    Some((b, (curve, mu))) => {
+                        ui.columns(2, |cols| {
+                            self.history.ui(&mut cols[0], self.display.plot_detail);
+                            let rope = (b, &curve, mu);
+                            let detail = self.display.plot_detail;
+                            tension_along(&mut cols[1], &self.world, rope, detail);
+                        });
+                    }
+                    None => self.history.ui(ui, self.display.plot_detail),
+                }
+            });
+    }
 }
 
 #[cfg(test)]

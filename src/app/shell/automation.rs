@@ -6,13 +6,13 @@ use std::path::Path;
 use image::ImageEncoder;
 use macroquad::prelude::*;
 
-use super::App;
+use crate::app::App;
 use crate::scene;
 
 impl App {
     /// Writes a plain-text snapshot: a header and one line per particle
     /// `index x y z screen_x screen_y pinned`, via a temp file and a rename.
-    pub(super) fn dump_state(&self, path: &Path) {
+    pub(in crate::app) fn dump_state(&self, path: &Path) {
         use std::fmt::Write;
         let mut s = String::new();
         let _ = writeln!(s, "frames {}", self.frames);
@@ -22,7 +22,7 @@ impl App {
         let _ = writeln!(s, "fps {:.1}", self.drawn_fps);
         let _ = writeln!(s, "antialias {}", self.display.antialias);
         let _ = writeln!(s, "plot_detail {}", self.display.plot_detail);
-        let _ = writeln!(s, "panel_scroll {:.1}", self.panel_scroll);
+        let _ = writeln!(s, "panel_scroll {:.1}", self.panel.scroll);
         if let Some((with, without)) = self.aa_measured {
             let _ = writeln!(s, "antialias_ms {with:.2} {without:.2}");
         }
@@ -37,7 +37,7 @@ impl App {
             "counts {} {} {}",
             settings.substeps,
             settings.iterations,
-            self.panel.pending().is_some()
+            self.panel.solver.pending().is_some()
         );
         let _ = writeln!(s, "strain_scale {:?}", self.display.strain_scale);
         // `rect name x0 y0 x1 y1` (pixels) for each overlay over the view.
@@ -107,7 +107,7 @@ impl App {
 }
 
 /// `NAME.png` numbered `k`: `NAME-00k.png`.
-pub(super) fn numbered(path: &Path, k: usize) -> std::path::PathBuf {
+pub(in crate::app) fn numbered(path: &Path, k: usize) -> std::path::PathBuf {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
     path.with_file_name(format!("{stem}-{k:03}.png"))
 }
@@ -115,7 +115,7 @@ pub(super) fn numbered(path: &Path, k: usize) -> std::path::PathBuf {
 /// Saves the window as a PNG (macroquad's own `export_png` panics on
 /// errors), encoded in memory and written through a temp file, so a
 /// failure leaves no empty or partial file.
-pub(super) fn save_screenshot(path: &Path) -> anyhow::Result<()> {
+pub(in crate::app) fn save_screenshot(path: &Path) -> anyhow::Result<()> {
     let shot = get_screen_data();
     let (w, h) = (shot.width as usize, shot.height as usize);
     // The framebuffer is stored bottom row first.

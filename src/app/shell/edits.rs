@@ -3,19 +3,29 @@
 //! the recorder, and keeps in the scene (what Reset rebuilds and Save as
 //! writes), so a new control cannot forget one of them.
 
-use super::App;
+use crate::app::App;
 use crate::edit::Edit;
 use crate::scene::{BodyDef, MotorDef, RodSolverDef, resolve_index};
 
 impl App {
     /// Applies `edit` everywhere it belongs (see the module doc).
-    pub(super) fn edit(&mut self, edit: Edit) {
+    pub(in crate::app) fn edit(&mut self, edit: Edit) {
         edit.apply(&mut self.world);
         self.twin_do(|w| edit.apply(w));
         if let Some(rec) = self.recorder.as_mut() {
             rec.edit(edit);
         }
         self.keep(edit);
+    }
+
+    /// Fixes or frees rigid body `r` in both lanes (Save as reads it from
+    /// the world, the recorder sees it there); the hand lets go of it.
+    pub(in crate::app) fn set_fixed(&mut self, r: usize, on: bool) {
+        if on && self.world.grabbed_rigid() == Some(r) {
+            self.mouse.cancel(&mut self.world); // a fixed body is not held
+        }
+        self.world.set_rigid_fixed(r, on);
+        self.twin_do(|w| w.set_rigid_fixed(r, on));
     }
 
     /// Keeps `edit` in the scene, kept by Reset and written by Save as.

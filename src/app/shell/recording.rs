@@ -5,15 +5,14 @@
 //! recorded in this window (in the browser, in this tab), else the one
 //! beside the save path.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use egui_macroquad::egui;
-
-use super::{App, platform};
+use super::platform;
+use crate::app::App;
 use crate::record::{self, Recorder, Recording};
 
 /// A recording being played back.
-pub(super) struct Replay {
+pub(in crate::app) struct Replay {
     recording: Recording,
     /// Index of the next event to apply.
     next: usize,
@@ -24,7 +23,7 @@ pub(super) struct Replay {
 impl App {
     /// Called just before every step: feeds a replay's events and shows
     /// the world to the recorder.
-    pub(super) fn before_step(&mut self) {
+    pub(in crate::app) fn before_step(&mut self) {
         if let Some(r) = self.replaying.as_mut() {
             while let Some((_, e)) = r
                 .recording
@@ -47,7 +46,7 @@ impl App {
     }
 
     /// Starts recording from the world as it is now.
-    fn start_recording(&mut self) {
+    pub(in crate::app) fn start_recording(&mut self) {
         let mut scene = self.scene.clone();
         scene.capture(&self.world);
         scene.capture_state(&self.world);
@@ -56,7 +55,7 @@ impl App {
     }
 
     /// Stops recording and writes it to `path`.
-    fn stop_recording(&mut self, path: &Path) {
+    pub(in crate::app) fn stop_recording(&mut self, path: &Path) {
         if let Some(rec) = self.recorder.take() {
             let rec = rec.recording();
             let text = record::to_text(rec);
@@ -74,7 +73,7 @@ impl App {
 
     /// Plays a recording from its first frame: the `.rec.ron` file `open`
     /// names, else the last one recorded here, else the file `beside`.
-    fn start_replay(&mut self, open: &Path, beside: &Path) {
+    pub(in crate::app) fn start_replay(&mut self, open: &Path, beside: &Path) {
         let named = !platform::WEB && open.to_string_lossy().ends_with(".rec.ron");
         let (loaded, path) = match &self.recorded {
             _ if named => (record::load(open), open.to_path_buf()),
@@ -92,7 +91,7 @@ impl App {
                 self.errors.clear(); // a banner about another file no longer applies
                 self.mouse.cancel(&mut self.world);
                 self.scene = recording.scene.clone();
-                self.world = super::solver_world_from(self.scene.build());
+                self.world = crate::app::solver_world_from(self.scene.build());
                 // The recording's frame-0 events set the hand and settings.
                 self.world.set_hand(Default::default());
                 self.rebuild_twin();
@@ -109,46 +108,4 @@ impl App {
             Err(e) => self.errors = e.0.iter().map(|e| e.to_string()).collect(),
         }
     }
-
-    /// The Record / Stop and Replay buttons.
-    pub(super) fn recording_row(&mut self, ui: &mut egui::Ui) {
-        let target = recording_path(&self.panel.save_path_buf());
-        ui.horizontal(|ui| {
-            if self.recorder.is_none() {
-                if ui
-                    .button("Record")
-                    .on_hover_text("record drags, pins and setting changes from now on")
-                    .clicked()
-                {
-                    self.start_recording();
-                }
-            } else if ui
-                .button("Stop recording")
-                .on_hover_text(format!("write the recording to {}", target.display()))
-                .clicked()
-            {
-                self.stop_recording(&target);
-            }
-            if ui
-                .button("Replay")
-                .on_hover_text(if platform::WEB {
-                    "play the last recording made in this tab"
-                } else {
-                    "play a recording: the .rec.ron named in Open…'s field, else the last one \
-                     recorded here, else the one beside the save path"
-                })
-                .clicked()
-            {
-                let open = self.panel.open_path_buf();
-                self.start_replay(&open, &target);
-            }
-        });
-    }
-}
-
-/// `scene.ron` → `scene.rec.ron`.
-fn recording_path(save: &Path) -> PathBuf {
-    let stem = save.file_stem().unwrap_or_default().to_string_lossy();
-    let stem = stem.strip_suffix(".edited").unwrap_or(&stem).to_string();
-    save.with_file_name(format!("{stem}.rec.ron"))
 }

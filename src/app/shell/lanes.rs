@@ -7,10 +7,10 @@
 use egui_macroquad::egui::{self, RichText};
 use macroquad::prelude::Rect;
 
-use super::App;
+use crate::app::App;
 
 /// The colours of the left and right lanes in labels and plots.
-pub(super) const LANE_COLOURS: [egui::Color32; 2] = [
+pub(in crate::app) const LANE_COLOURS: [egui::Color32; 2] = [
     egui::Color32::from_rgb(255, 170, 90),
     egui::Color32::from_rgb(110, 200, 255),
 ];
@@ -20,7 +20,7 @@ use crate::solver::{Method, World};
 impl App {
     /// Switches compare mode on (both lanes restart from the scene, left
     /// PBD and right XPBD, each with the panel's other settings) or off.
-    pub(super) fn set_compare(&mut self, on: bool) {
+    pub(in crate::app) fn set_compare(&mut self, on: bool) {
         self.mouse.cancel(&mut self.world);
         if !on {
             self.twin = None;
@@ -29,11 +29,11 @@ impl App {
         let settings = self.world.settings;
         let hand = self.world.hand();
         let [left, right] = compare::lanes(&self.scene);
-        self.world = super::solver_world_from(left);
+        self.world = crate::app::solver_world_from(left);
         self.world.settings = settings;
         self.world.settings.method = Method::Pbd;
         self.world.set_hand(hand);
-        let mut twin = super::solver_world_from(right);
+        let mut twin = crate::app::solver_world_from(right);
         twin.settings = settings;
         twin.settings.method = Method::Xpbd;
         self.twin = Some(twin);
@@ -43,9 +43,9 @@ impl App {
 
     /// After the left world was rebuilt (load, reset): the right one too,
     /// keeping its own solver settings.
-    pub(super) fn rebuild_twin(&mut self) {
+    pub(in crate::app) fn rebuild_twin(&mut self) {
         if let Some(old) = self.twin.take() {
-            let mut twin = super::solver_world_from(self.scene.build());
+            let mut twin = crate::app::solver_world_from(self.scene.build());
             twin.settings = old.settings;
             twin.set_hand(self.world.hand());
             self.twin = Some(twin);
@@ -53,14 +53,14 @@ impl App {
     }
 
     /// Applies a material edit made on the left world to the right one.
-    pub(super) fn twin_do(&mut self, edit: impl FnOnce(&mut World)) {
+    pub(in crate::app) fn twin_do(&mut self, edit: impl FnOnce(&mut World)) {
         if let Some(twin) = self.twin.as_mut() {
             edit(twin);
         }
     }
 
     /// One frame of both lanes, the right one holding what the left holds.
-    pub(super) fn step_lanes(&mut self) {
+    pub(in crate::app) fn step_lanes(&mut self) {
         if let Some(twin) = self.twin.as_mut() {
             compare::mirror(&self.world, twin);
             twin.step();
@@ -69,7 +69,7 @@ impl App {
     }
 
     /// While paused: the right lane follows the left one's pose too.
-    pub(super) fn pose_lanes(&mut self) {
+    pub(in crate::app) fn pose_lanes(&mut self) {
         self.world.pose_held();
         if let Some(twin) = self.twin.as_mut() {
             compare::mirror(&self.world, twin);
@@ -79,7 +79,9 @@ impl App {
 
     /// The world under the cursor and the camera it is drawn through: the
     /// right lane in compare mode when the cursor is over it.
-    pub(super) fn lane_under_cursor(&self) -> (&World, super::render::camera::OrbitCamera) {
+    pub(in crate::app) fn lane_under_cursor(
+        &self,
+    ) -> (&World, crate::app::render::camera::OrbitCamera) {
         let mut camera = self.camera.clone();
         match (&self.twin, self.right_view) {
             (Some(twin), Some(view)) if self.right_lane_active => {
@@ -92,7 +94,7 @@ impl App {
 
     /// The views of the lanes: the whole view, or its left and right
     /// halves in compare mode.
-    pub(super) fn lane_views(&self, view: Rect) -> (Rect, Option<Rect>) {
+    pub(in crate::app) fn lane_views(&self, view: Rect) -> (Rect, Option<Rect>) {
         if self.twin.is_none() {
             return (view, None);
         }
@@ -107,7 +109,7 @@ impl App {
     /// lane's in its top-left corner, the right lane's in its top-right,
     /// clear of the compare caption between them (at the bottom the left
     /// one sat under the colour legend).
-    pub(super) fn lane_labels(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn lane_labels(&mut self, ctx: &egui::Context) {
         let (Some(twin), Some(right)) = (&self.twin, self.right_view) else {
             return;
         };
@@ -143,53 +145,6 @@ impl App {
             self.layout.keep("lane", shown.response.rect, ppp);
         }
     }
-
-    /// The panel's compare section: the switch, the right lane's own
-    /// solver settings and the difference between the lanes.
-    pub(super) fn compare_section(&mut self, ui: &mut egui::Ui) {
-        let mut on = self.twin.is_some();
-        if ui
-            .checkbox(&mut on, "compare: PBD left | XPBD right")
-            .on_hover_text(
-                "the scene in two worlds side by side, one hand for both: the settings above \
-                 are the left lane's, the right lane's are below; compliances are shared",
-            )
-            .changed()
-        {
-            self.set_compare(on);
-        }
-        let Some(twin) = self.twin.as_mut() else {
-            return;
-        };
-        let s = &mut twin.settings;
-        ui.horizontal(|ui| {
-            ui.label("right lane");
-            ui.selectable_value(&mut s.method, Method::Xpbd, "XPBD");
-            ui.selectable_value(&mut s.method, Method::Pbd, "PBD");
-        });
-        ui.add(
-            egui::Slider::new(&mut s.substeps, 1..=200)
-                .logarithmic(true)
-                .text("substeps"),
-        );
-        ui.add(
-            egui::Slider::new(&mut s.iterations, 1..=100)
-                .logarithmic(true)
-                .text("iterations"),
-        );
-        ui.add_enabled(
-            s.method == Method::Pbd,
-            egui::Slider::new(&mut s.pbd_stiffness, 0.001..=1.0)
-                .logarithmic(true)
-                .text("PBD k"),
-        );
-        let gap = compare::largest_difference(&self.world, twin);
-        ui.label(RichText::new(format!(
-            "lanes differ by up to {:.1} mm",
-            gap * 1e3
-        )))
-        .on_hover_text("the largest distance between corresponding particles of the two lanes");
-    }
 }
 
 impl App {
@@ -197,7 +152,7 @@ impl App {
     /// pinned particle and a free one on one compliant link, released at
     /// rest below it (lesson_spring.ron), where the undamped oscillator
     /// with period 2π√(α·m) would have the mass now.
-    pub(super) fn spring_ghost(&self) -> Option<(crate::analytic::Spring, f32)> {
+    pub(in crate::app) fn spring_ghost(&self) -> Option<(crate::analytic::Spring, f32)> {
         let [crate::scene::BodyDef::Mesh(m)] = self.scene.bodies.as_slice() else {
             return None;
         };

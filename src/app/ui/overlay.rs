@@ -3,19 +3,19 @@
 
 use egui_macroquad::egui::{self, Color32, RichText};
 
-use super::App;
-use super::render::{ColourMode, colormap};
+use crate::app::App;
+use crate::app::render::{ColourMode, colormap};
 use crate::solver::Shape;
 
 impl App {
-    pub(super) fn error_banner(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn error_banner(&mut self, ctx: &egui::Context) {
         if self.errors.is_empty() {
             return;
         }
         egui::TopBottomPanel::top("errors").show(ctx, |ui| {
             // In the browser there is no file to fix: the scene came in the
             // link (#scene=) or from the picker.
-            let what = if super::platform::WEB {
+            let what = if crate::app::shell::platform::WEB {
                 "Scene error — still running the last good scene; fix the scene text in the link (#scene=…):"
             } else {
                 "Scene error — still running the last good scene; fix the file and save to reload:"
@@ -34,7 +34,7 @@ impl App {
     /// "0.4× real time" in the view's top-left corner while the solver
     /// cannot keep up with the wall clock (the world then runs slower
     /// rather than taking larger steps).
-    pub(super) fn realtime_badge(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn realtime_badge(&mut self, ctx: &egui::Context) {
         if self.paused || self.realtime > 0.95 {
             return;
         }
@@ -62,7 +62,7 @@ impl App {
     }
 
     /// The scene's caption in the view's top-left corner.
-    pub(super) fn caption(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn caption(&mut self, ctx: &egui::Context) {
         let Some(text) = self
             .scene
             .caption
@@ -122,7 +122,7 @@ impl App {
 
     /// How visible the start-up hint is: 1 until the first interaction,
     /// then fading to 0 over a second.
-    pub(super) fn hint_opacity(&self) -> f32 {
+    pub(in crate::app) fn hint_opacity(&self) -> f32 {
         self.hint_faded_from.map_or(1.0, |t| {
             (1.0 - (macroquad::time::get_time() - t) as f32).max(0.0)
         })
@@ -130,7 +130,7 @@ impl App {
 
     /// "drag the rope · right-click to pin · H for help" over the view
     /// (naming the scene's first body), until the user does something.
-    pub(super) fn start_hint(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn start_hint(&mut self, ctx: &egui::Context) {
         let alpha = self.hint_opacity();
         if alpha <= 0.0 {
             return;
@@ -179,7 +179,7 @@ impl App {
 
     /// Beside the cursor over a rope or mesh link (unless a pin is
     /// hovered, which shows its force): its tension, strain and compliance.
-    pub(super) fn link_badge(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn link_badge(&mut self, ctx: &egui::Context) {
         let pin_hovered = self
             .mouse
             .hovered
@@ -191,8 +191,8 @@ impl App {
             return;
         };
         let (world, camera) = self.lane_under_cursor();
-        let Some(link) = super::interact::pick_link(world, &camera, cursor) else {
-            let joint = super::interact::pick_rod_joint(world, &camera, cursor)
+        let Some(link) = crate::app::shell::interact::pick_link(world, &camera, cursor) else {
+            let joint = crate::app::shell::interact::pick_rod_joint(world, &camera, cursor)
                 .and_then(|(b, j)| Some((j, world.rod_joint(b, j)?)));
             if let Some((j, at)) = joint {
                 let text = format!(
@@ -223,7 +223,7 @@ impl App {
     }
 
     /// Beside the cursor: the force a hovered pin (or driver) exerts.
-    pub(super) fn pin_badge(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn pin_badge(&mut self, ctx: &egui::Context) {
         let Some(force) = self
             .mouse
             .hovered
@@ -253,7 +253,7 @@ impl App {
     }
 
     /// The hand's force beside the cursor while it pulls a particle.
-    pub(super) fn hand_badge(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn hand_badge(&mut self, ctx: &egui::Context) {
         let Some(force) = self.world.hand_force() else {
             return;
         };
@@ -276,7 +276,7 @@ impl App {
             });
     }
 
-    pub(super) fn legend(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn legend(&mut self, ctx: &egui::Context) {
         let (title, unit) = match self.display.colour {
             ColourMode::Plain => return,
             ColourMode::Strain => ("strain", "%"),
@@ -320,7 +320,7 @@ impl App {
         self.layout.keep("legend", shown.response.rect, ppp);
     }
 
-    pub(super) fn help_window(&mut self, ctx: &egui::Context) {
+    pub(in crate::app) fn help_window(&mut self, ctx: &egui::Context) {
         egui::Window::new("Controls")
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .collapsible(false)

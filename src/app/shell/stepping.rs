@@ -5,13 +5,15 @@ use macroquad::prelude::*;
 
 use crate::clock::Stopwatch;
 
-use super::{App, WorldStats, plots};
+use crate::app::App;
+use crate::app::WorldStats;
+use crate::app::ui::plots;
 use crate::solver::World;
 
 impl App {
     /// Fixed-dt stepping with an accumulator: at most 4 steps per drawn
     /// frame, so a slow frame slows the simulation rather than snowballing.
-    pub(super) fn simulate(&mut self, frame_dt: f32) {
+    pub(in crate::app) fn simulate(&mut self, frame_dt: f32) {
         if self.paused {
             self.accumulator = 0.0;
             // The world stays frozen, but a held particle follows the
@@ -58,7 +60,7 @@ impl App {
         }
     }
 
-    pub(super) fn step(&mut self) {
+    pub(in crate::app) fn step(&mut self) {
         self.before_step();
         self.step_lanes();
         self.frames += 1;
@@ -67,7 +69,7 @@ impl App {
 
     /// Recomputes the statistics after the world changed (once per drawn
     /// frame at most: each is a pass over every constraint or particle).
-    pub(super) fn update_stats(&mut self) {
+    pub(in crate::app) fn update_stats(&mut self) {
         // A labelled line in the plots wherever a setting changed.
         // (Not across a reset or reload: time going back starts afresh.)
         let now = (self.world.time(), self.world.settings);
@@ -117,7 +119,7 @@ fn lane_name(w: &World) -> String {
     format!("{method} {}×{}", s.substeps, s.iterations)
 }
 
-pub(super) fn smooth(avg: &mut f32, sample: f32) {
+pub(in crate::app) fn smooth(avg: &mut f32, sample: f32) {
     *avg = if *avg == 0.0 {
         sample
     } else {
@@ -127,7 +129,7 @@ pub(super) fn smooth(avg: &mut f32, sample: f32) {
 
 /// Frames drawn per second of wall time, averaged over the last whole
 /// second (macroquad's own `get_fps` is one frame's inverse).
-pub(super) struct FpsMeter {
+pub(in crate::app) struct FpsMeter {
     window: Stopwatch,
     frames: u32,
     fps: f32,

@@ -7,7 +7,7 @@
 
 use macroquad::prelude::{Vec2, Vec3};
 
-use super::App;
+use crate::app::App;
 
 /// What the hook has seen since the page opened.
 pub struct Probe {
