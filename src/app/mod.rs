@@ -17,7 +17,6 @@ mod ui;
 
 use std::path::{Path, PathBuf};
 
-use egui_macroquad::egui;
 use macroquad::prelude::*;
 
 use crate::clock::Stopwatch;
@@ -28,7 +27,7 @@ use render::camera::OrbitCamera;
 use render::{Display, Highlight, Renderer, antialias, scenery};
 use shell::interact::Mouse;
 use shell::{automation, platform, probe, recording, stepping};
-use stepping::smooth;
+use stepping::{Timing, WorldStats, smooth};
 use ui::{editor, layout, plots};
 
 /// Command-line options of the window.
@@ -77,7 +76,7 @@ pub fn run(options: Options) {
 async fn main_loop(options: Options) {
     let mut app = App::new(&options);
     let started = Stopwatch::start();
-    let mut last_dump = 0.0;
+    let mut script = automation::Script::new(&options);
     let mut probe = platform::test_mode().then(|| probe::Probe::new(&app));
     loop {
         let wall = started.seconds() as f32;
@@ -85,32 +84,7 @@ async fn main_loop(options: Options) {
         if let Some(p) = probe.as_mut() {
             platform::report(&p.report(&app));
         }
-        if let Some((after, path)) = &options.screenshot {
-            let taken = app.screenshots_taken;
-            let (due, path) = match options.screenshot_every {
-                None => (taken == 0 && wall >= *after, path.clone()),
-                Some(every) => (
-                    wall >= after + every * taken as f32,
-                    automation::numbered(path, taken),
-                ),
-            };
-            if due {
-                if let Err(e) = automation::save_screenshot(&path) {
-                    crate::headless::tell(format_args!(
-                        "error: {}: cannot save the screenshot: {e:#}",
-                        path.display()
-                    ));
-                }
-                app.screenshots_taken += 1;
-            }
-        }
-        if let Some(path) = &options.dump_state
-            && wall - last_dump >= 0.2
-        {
-            last_dump = wall;
-            app.dump_state(path);
-        }
-        if options.exit_after.is_some_and(|t| wall >= t) {
+        if script.after_frame(&app, wall) {
             break;
         }
         next_frame().await;
@@ -130,32 +104,6 @@ enum Source {
     },
 }
 
-/// Frame-time statistics (milliseconds), smoothed.
-#[derive(Default)]
-struct Timing {
-    solver_ms: f32,
-    render_ms: f32,
-    /// Constraint projections per second of solver time, smoothed (0 = not measured yet).
-    rate: f64,
-}
-
-impl Timing {
-    /// Measured projections per second, or a modest guess before any step.
-    fn projection_rate(&self) -> f64 {
-        if self.rate > 0.0 { self.rate } else { 2e8 }
-    }
-}
-
-/// Statistics of the world shown in the panel and plots.
-#[derive(Clone, Copy, Debug, Default)]
-struct WorldStats {
-    max_strain: f32,
-    /// N.
-    max_tension: f32,
-    /// Kinetic + gravitational potential (J).
-    energy: f64,
-}
-
 /// All state of the window.
 pub struct App {
     source: Source,
@@ -163,12 +111,8 @@ pub struct App {
     twin: Option<World>,
     /// The scene editor window.
     editor: editor::SceneEditor,
-    /// Recording the user's inputs (see `recording`).
-    recorder: Option<crate::record::Recorder>,
-    /// The last recording stopped in this window.
-    recorded: Option<crate::record::Recording>,
-    /// Playing a recording back.
-    replaying: Option<recording::Replay>,
+    /// Recording and replaying the user's inputs (see `recording`).
+    tape: recording::Tape,
     /// Where the right lane is drawn (pixels), in compare mode.
     right_view: Option<Rect>,
     /// In compare mode: the mouse acts through the right lane.
@@ -181,12 +125,8 @@ pub struct App {
     camera: OrbitCamera,
     display: Display,
     renderer: Renderer,
-    fxaa: antialias::Fxaa,
-    /// Measures whether anti-aliasing is affordable here; None once the
-    /// user or the command line chose.
-    aa_trial: Option<antialias::Trial>,
-    /// What the trial measured: ms per frame with and without.
-    aa_measured: Option<(f64, f64)>,
+    /// Anti-aliasing and the trial that decides whether it stays.
+    smoothing: antialias::Smoothing,
     mouse: Mouse,
     paused: bool,
     /// Simulated seconds per real second.
@@ -219,12 +159,9 @@ pub struct App {
     ui_has_keyboard: bool,
     /// The side panel's sections.
     panel: ui::SidePanel,
-    screenshots_taken: usize,
     /// Frames drawn per second, averaged over the last second.
     drawn_fps: f32,
     fps_meter: stepping::FpsMeter,
-    /// A `--dump-state` write failed (reported once).
-    dump_failed: std::cell::Cell<bool>,
     /// Where the overlays sit and the strain scale's choice.
     layout: layout::Layout,
 }
@@ -238,9 +175,7 @@ impl App {
             source: Source::Builtin("default.ron"),
             twin: None,
             editor: Default::default(),
-            recorder: None,
-            recorded: None,
-            replaying: None,
+            tape: Default::default(),
             right_view: None,
             right_lane_active: false,
             marked: None,
@@ -249,9 +184,7 @@ impl App {
             scene: builtin,
             display: Display::default(),
             renderer: Renderer::default(),
-            fxaa: antialias::Fxaa::default(),
-            aa_trial: Some(antialias::Trial::default()),
-            aa_measured: None,
+            smoothing: Default::default(),
             mouse: Mouse::default(),
             paused: false,
             time_scale: 1.0,
@@ -272,10 +205,8 @@ impl App {
             ui_has_pointer: false,
             ui_has_keyboard: false,
             panel: ui::SidePanel::new(options.scene.as_deref()),
-            screenshots_taken: 0,
             drawn_fps: 0.0,
             fps_meter: Default::default(),
-            dump_failed: Default::default(),
             layout: Default::default(),
         };
         if let Some(path) = &options.scene {
@@ -296,7 +227,7 @@ impl App {
         };
         if let Some(on) = options.antialias {
             app.display.antialias = on;
-            app.aa_trial = None;
+            app.smoothing.chosen();
         }
         app
     }
@@ -357,13 +288,15 @@ impl App {
         self.pick_strain_scale();
 
         let t = Stopwatch::start();
-        self.antialias_trial(frame_dt);
+        if let Some(news) = self.smoothing.trial(frame_dt, &mut self.display) {
+            self.status = news;
+        }
         let background = scenery::BACKGROUND;
         clear_background(background);
         self.renderer.target = self
             .display
             .antialias
-            .then(|| self.fxaa.begin(background))
+            .then(|| self.smoothing.fxaa.begin(background))
             .flatten();
         let hl = Highlight {
             hovered: self.mouse.hovered,
@@ -384,120 +317,11 @@ impl App {
             scenery::draw_ghost_ball(&self.camera, target, at, radius);
         }
         if self.renderer.target.is_some() {
-            self.fxaa.finish();
+            self.smoothing.fxaa.finish();
         }
         egui_macroquad::draw();
         self.drawn_fps = self.fps_meter.tick();
         smooth(&mut self.timing.render_ms, ui_ms + t.ms() as f32);
-    }
-
-    /// Runs the anti-aliasing trial: the previous frame took `frame_dt`.
-    fn antialias_trial(&mut self, frame_dt: f32) {
-        let Some(trial) = self.aa_trial.as_mut() else {
-            return;
-        };
-        if trial.set.is_some_and(|on| on != self.display.antialias) {
-            self.aa_trial = None; // the user flipped the switch: theirs
-            return;
-        }
-        trial.record(frame_dt as f64);
-        match trial.wants() {
-            Some(on) => {
-                self.display.antialias = on;
-                trial.set = Some(on);
-            }
-            None => {
-                let (kept, with, without) = trial.verdict.expect("decided");
-                self.display.antialias = kept;
-                self.aa_measured = Some((with, without));
-                if !kept {
-                    // A renderer that slow (software) also pays much for
-                    // the plots' grid lines and overlapping fills.
-                    self.display.plot_detail = false;
-                    self.status = format!(
-                        "smooth edges, plot grids and fills off: {with:.0} ms per frame with smooth \
-                         edges, {without:.0} ms without (software rendering?)"
-                    );
-                }
-                self.aa_trial = None;
-            }
-        }
-    }
-
-    fn keyboard(&mut self) {
-        if self.ui_has_keyboard {
-            return;
-        }
-        if is_key_pressed(KeyCode::Space) {
-            self.paused = !self.paused;
-        }
-        let ctrl = is_key_down(KeyCode::LeftControl) || is_key_down(KeyCode::RightControl);
-        if is_key_pressed(KeyCode::S) && ctrl {
-            let path = self.panel.scene.save_path();
-            self.save_as(&path);
-        } else if is_key_pressed(KeyCode::S) && self.paused {
-            self.step();
-        }
-        if is_key_pressed(KeyCode::R) {
-            self.reset();
-        }
-        if is_key_pressed(KeyCode::F) || is_key_pressed(KeyCode::Home) {
-            self.camera.frame(&self.world.particles.pos);
-        }
-        if is_key_pressed(KeyCode::P) {
-            self.mouse.toggle_pin(&mut self.world);
-        }
-        if is_key_pressed(KeyCode::H) || is_key_pressed(KeyCode::F1) {
-            self.help = !self.help;
-        }
-        if is_key_pressed(KeyCode::Escape) {
-            self.help = false;
-        }
-    }
-
-    fn ui(&mut self, ctx: &egui::Context) {
-        // A wheel notch reaches egui as 1/90 of a line on the desktop
-        // (egui-macroquad divides X11's ±1 by 90), which at egui's 40
-        // points a line scrolled the panel 0.4 points; this makes a notch
-        // about 40 points. The browser's deltas come larger and are left.
-        #[cfg(not(target_arch = "wasm32"))]
-        ctx.options_mut(|o| o.line_scroll_speed = 40.0 * 90.0);
-        // The panel reads the app and answers with asks, carried out after it.
-        let mut panel = std::mem::take(&mut self.panel);
-        let asks = panel.show(ctx, self);
-        self.panel = panel;
-        for ask in asks {
-            self.answer(ask);
-        }
-        self.plots_panel(ctx);
-        self.error_banner(ctx);
-        self.editor_window(ctx);
-        // The world is drawn in what the panels leave free.
-        let free = ctx.available_rect();
-        let ppp = ctx.pixels_per_point();
-        let view = Rect::new(
-            free.left() * ppp,
-            free.top() * ppp,
-            (free.width() * ppp).max(1.0),
-            (free.height() * ppp).max(1.0),
-        );
-        let (left, right) = self.lane_views(view);
-        self.camera.view = left;
-        self.right_view = right;
-        self.layout.rects.clear();
-        self.legend(ctx);
-        self.realtime_badge(ctx);
-        self.hand_badge(ctx);
-        self.pin_badge(ctx);
-        self.link_badge(ctx);
-        self.start_hint(ctx);
-        self.caption(ctx);
-        self.lane_labels(ctx);
-        if self.help {
-            self.help_window(ctx);
-        }
-        self.ui_has_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
-        self.ui_has_keyboard = ctx.wants_keyboard_input();
     }
 }
 

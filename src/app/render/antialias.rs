@@ -8,6 +8,8 @@
 
 use macroquad::prelude::*;
 
+use super::Display;
+
 const VERTEX: &str = "#version 100
 attribute vec3 position;
 attribute vec2 texcoord;
@@ -204,6 +206,62 @@ impl Trial {
             );
             self.verdict = Some((!over && with <= without * (1.0 + AFFORDABLE), with, without));
         }
+    }
+}
+
+/// The filter, and the trial that decides whether it stays.
+pub struct Smoothing {
+    pub fxaa: Fxaa,
+    /// Measures whether the filter is affordable here; None once the
+    /// user or the command line chose.
+    trial: Option<Trial>,
+    /// What the trial measured: ms per frame with and without.
+    pub measured: Option<(f64, f64)>,
+}
+
+impl Default for Smoothing {
+    fn default() -> Self {
+        Self {
+            fxaa: Fxaa::default(),
+            trial: Some(Trial::default()),
+            measured: None,
+        }
+    }
+}
+
+impl Smoothing {
+    /// The switch is the user's (or the command line's): no trial.
+    pub fn chosen(&mut self) {
+        self.trial = None;
+    }
+
+    /// Runs the trial: the previous frame took `frame_dt`. Sets the
+    /// switch in `display`; when the filter proves too dear, says so.
+    pub fn trial(&mut self, frame_dt: f32, display: &mut Display) -> Option<String> {
+        let trial = self.trial.as_mut()?;
+        if trial.set.is_some_and(|on| on != display.antialias) {
+            self.trial = None; // the user flipped the switch: theirs
+            return None;
+        }
+        trial.record(frame_dt as f64);
+        if let Some(on) = trial.wants() {
+            display.antialias = on;
+            trial.set = Some(on);
+            return None;
+        }
+        let (kept, with, without) = trial.verdict.expect("decided");
+        display.antialias = kept;
+        self.measured = Some((with, without));
+        self.trial = None;
+        // A renderer that slow (software) also pays much for the plots'
+        // grid lines and overlapping fills.
+        (!kept).then(|| {
+            display.plot_detail = false;
+            format!(
+                "smooth edges, plot grids and fills off: {with:.0} ms per frame with smooth \
+                 edges, {without:.0} ms without (software rendering?)"
+            )
+        })
     }
 }
 

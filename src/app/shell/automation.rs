@@ -1,18 +1,82 @@
 //! Window automation for tests and scripts: the `--dump-state` snapshot
 //! and `--screenshot`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use image::ImageEncoder;
 use macroquad::prelude::*;
 
-use crate::app::App;
+use crate::app::{App, Options};
 use crate::scene;
+
+/// What the command line asked the window to do on its own: screenshots,
+/// the state dump, closing after a while.
+pub(in crate::app) struct Script {
+    /// Seconds (wall) after which to save the first screenshot, and where.
+    screenshot: Option<(f32, PathBuf)>,
+    /// Then one every this many seconds, numbered.
+    every: Option<f32>,
+    taken: usize,
+    dump: Option<PathBuf>,
+    /// Wall time of the last dump.
+    dumped_at: f32,
+    /// A dump failed (said once, not five times a second).
+    dump_failed: bool,
+    exit_after: Option<f32>,
+}
+
+impl Script {
+    pub(in crate::app) fn new(options: &Options) -> Self {
+        Self {
+            screenshot: options.screenshot.clone(),
+            every: options.screenshot_every,
+            taken: 0,
+            dump: options.dump_state.clone(),
+            dumped_at: 0.0,
+            dump_failed: false,
+            exit_after: options.exit_after,
+        }
+    }
+
+    /// Does what is due after a frame drawn at `wall` seconds: true when
+    /// the window should close.
+    pub(in crate::app) fn after_frame(&mut self, app: &App, wall: f32) -> bool {
+        if let Some((after, path)) = &self.screenshot {
+            let (due, path) = match self.every {
+                None => (self.taken == 0 && wall >= *after, path.clone()),
+                Some(every) => (
+                    wall >= after + every * self.taken as f32,
+                    numbered(path, self.taken),
+                ),
+            };
+            if due {
+                if let Err(e) = save_screenshot(&path) {
+                    crate::headless::tell(format_args!(
+                        "error: {}: cannot save the screenshot: {e:#}",
+                        path.display()
+                    ));
+                }
+                self.taken += 1;
+            }
+        }
+        if let Some(path) = &self.dump
+            && wall - self.dumped_at >= 0.2
+        {
+            self.dumped_at = wall;
+            if let Err(e) = app.dump_state(path)
+                && !std::mem::replace(&mut self.dump_failed, true)
+            {
+                crate::headless::tell(format_args!("error: --dump-state: {e}"));
+            }
+        }
+        self.exit_after.is_some_and(|t| wall >= t)
+    }
+}
 
 impl App {
     /// Writes a plain-text snapshot: a header and one line per particle
     /// `index x y z screen_x screen_y pinned`, via a temp file and a rename.
-    pub(in crate::app) fn dump_state(&self, path: &Path) {
+    fn dump_state(&self, path: &Path) -> Result<(), scene::SceneError> {
         use std::fmt::Write;
         let mut s = String::new();
         let _ = writeln!(s, "frames {}", self.frames);
@@ -23,7 +87,7 @@ impl App {
         let _ = writeln!(s, "antialias {}", self.display.antialias);
         let _ = writeln!(s, "plot_detail {}", self.display.plot_detail);
         let _ = writeln!(s, "panel_scroll {:.1}", self.panel.scroll);
-        if let Some((with, without)) = self.aa_measured {
+        if let Some((with, without)) = self.smoothing.measured {
             let _ = writeln!(s, "antialias_ms {with:.2} {without:.2}");
         }
         let _ = writeln!(s, "hint {}", self.hint_opacity() > 0.0);
@@ -87,7 +151,7 @@ impl App {
                 );
             }
         }
-        let written = scene::TempFile::create(path).and_then(|mut f| {
+        scene::TempFile::create(path).and_then(|mut f| {
             use std::io::Write;
             f.write_all(s.as_bytes())
                 .map_err(|source| scene::SceneError::Io {
@@ -96,18 +160,12 @@ impl App {
                     source,
                 })?;
             f.commit()
-        });
-        // Said once, not five times a second.
-        if let Err(e) = written
-            && !self.dump_failed.replace(true)
-        {
-            crate::headless::tell(format_args!("error: --dump-state: {e}"));
-        }
+        })
     }
 }
 
 /// `NAME.png` numbered `k`: `NAME-00k.png`.
-pub(in crate::app) fn numbered(path: &Path, k: usize) -> std::path::PathBuf {
+fn numbered(path: &Path, k: usize) -> std::path::PathBuf {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
     path.with_file_name(format!("{stem}-{k:03}.png"))
 }
@@ -115,7 +173,7 @@ pub(in crate::app) fn numbered(path: &Path, k: usize) -> std::path::PathBuf {
 /// Saves the window as a PNG (macroquad's own `export_png` panics on
 /// errors), encoded in memory and written through a temp file, so a
 /// failure leaves no empty or partial file.
-pub(in crate::app) fn save_screenshot(path: &Path) -> anyhow::Result<()> {
+fn save_screenshot(path: &Path) -> anyhow::Result<()> {
     let shot = get_screen_data();
     let (w, h) = (shot.width as usize, shot.height as usize);
     // The framebuffer is stored bottom row first.

@@ -12,7 +12,7 @@ impl App {
     pub(in crate::app) fn edit(&mut self, edit: Edit) {
         edit.apply(&mut self.world);
         self.twin_do(|w| edit.apply(w));
-        if let Some(rec) = self.recorder.as_mut() {
+        if let Some(rec) = self.tape.recorder.as_mut() {
             rec.edit(edit);
         }
         self.keep(edit);

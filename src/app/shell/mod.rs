@@ -7,6 +7,7 @@ pub mod asks;
 pub mod automation;
 pub mod edits;
 pub mod interact;
+pub mod keys;
 pub mod lanes;
 pub mod platform;
 pub mod probe;

@@ -20,11 +20,22 @@ pub(in crate::app) struct Replay {
     frame: u64,
 }
 
+/// The window's recorder, its last recording, and a replay in progress.
+#[derive(Default)]
+pub(in crate::app) struct Tape {
+    /// Recording the user's inputs.
+    pub recorder: Option<Recorder>,
+    /// The last recording stopped in this window.
+    recorded: Option<Recording>,
+    /// Playing a recording back.
+    replaying: Option<Replay>,
+}
+
 impl App {
     /// Called just before every step: feeds a replay's events and shows
     /// the world to the recorder.
     pub(in crate::app) fn before_step(&mut self) {
-        if let Some(r) = self.replaying.as_mut() {
+        if let Some(r) = self.tape.replaying.as_mut() {
             while let Some((_, e)) = r
                 .recording
                 .events
@@ -37,10 +48,10 @@ impl App {
             r.frame += 1;
             if r.frame >= r.recording.frames {
                 self.status = format!("replay finished after {} frames", r.frame);
-                self.replaying = None;
+                self.tape.replaying = None;
             }
         }
-        if let Some(rec) = self.recorder.as_mut() {
+        if let Some(rec) = self.tape.recorder.as_mut() {
             rec.before_step(&self.world);
         }
     }
@@ -50,13 +61,13 @@ impl App {
         let mut scene = self.scene.clone();
         scene.capture(&self.world);
         scene.capture_state(&self.world);
-        self.recorder = Some(Recorder::new(scene, &self.world));
+        self.tape.recorder = Some(Recorder::new(scene, &self.world));
         self.status = "recording…".into();
     }
 
     /// Stops recording and writes it to `path`.
     pub(in crate::app) fn stop_recording(&mut self, path: &Path) {
-        if let Some(rec) = self.recorder.take() {
+        if let Some(rec) = self.tape.recorder.take() {
             let rec = rec.recording();
             let text = record::to_text(rec);
             self.status = match platform::deliver(path, &text) {
@@ -67,7 +78,7 @@ impl App {
                 ),
                 Err(e) => e,
             };
-            self.recorded = Some(rec.clone());
+            self.tape.recorded = Some(rec.clone());
         }
     }
 
@@ -75,7 +86,7 @@ impl App {
     /// names, else the last one recorded here, else the file `beside`.
     pub(in crate::app) fn start_replay(&mut self, open: &Path, beside: &Path) {
         let named = !platform::WEB && open.to_string_lossy().ends_with(".rec.ron");
-        let (loaded, path) = match &self.recorded {
+        let (loaded, path) = match &self.tape.recorded {
             _ if named => (record::load(open), open.to_path_buf()),
             Some(rec) => (Ok(rec.clone()), beside.to_path_buf()),
             None if !platform::WEB && beside.is_file() => {
@@ -99,7 +110,7 @@ impl App {
                 self.accumulator = 0.0;
                 self.stale_stats = true;
                 self.status = format!("replaying {}", path.display());
-                self.replaying = Some(Replay {
+                self.tape.replaying = Some(Replay {
                     recording,
                     next: 0,
                     frame: 0,

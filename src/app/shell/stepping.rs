@@ -6,9 +6,34 @@ use macroquad::prelude::*;
 use crate::clock::Stopwatch;
 
 use crate::app::App;
-use crate::app::WorldStats;
 use crate::app::ui::plots;
 use crate::solver::World;
+
+/// Frame-time statistics (milliseconds), smoothed.
+#[derive(Default)]
+pub(in crate::app) struct Timing {
+    pub solver_ms: f32,
+    pub render_ms: f32,
+    /// Constraint projections per second of solver time, smoothed (0 = not measured yet).
+    pub rate: f64,
+}
+
+impl Timing {
+    /// Measured projections per second, or a modest guess before any step.
+    pub fn projection_rate(&self) -> f64 {
+        if self.rate > 0.0 { self.rate } else { 2e8 }
+    }
+}
+
+/// Statistics of the world shown in the panel and plots.
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::app) struct WorldStats {
+    pub max_strain: f32,
+    /// N.
+    pub max_tension: f32,
+    /// Kinetic + gravitational potential (J).
+    pub energy: f64,
+}
 
 impl App {
     /// Fixed-dt stepping with an accumulator: at most 4 steps per drawn

@@ -30,6 +30,7 @@ mod widgets;
 use std::path::{Path, PathBuf};
 
 use egui_macroquad::egui;
+use macroquad::prelude::Rect;
 
 use crate::app::App;
 use crate::app::render::Display;
@@ -135,5 +136,54 @@ impl SidePanel {
                 self.scroll = scrolled.state.offset.y;
             });
         asks
+    }
+}
+
+impl App {
+    /// Everything egui draws this frame: the panels, then the overlays on
+    /// what they leave of the view.
+    pub(in crate::app) fn ui(&mut self, ctx: &egui::Context) {
+        // A wheel notch reaches egui as 1/90 of a line on the desktop
+        // (egui-macroquad divides X11's ±1 by 90), which at egui's 40
+        // points a line scrolled the panel 0.4 points; this makes a notch
+        // about 40 points. The browser's deltas come larger and are left.
+        #[cfg(not(target_arch = "wasm32"))]
+        ctx.options_mut(|o| o.line_scroll_speed = 40.0 * 90.0);
+        // The panel reads the app and answers with asks, carried out after it.
+        let mut panel = std::mem::take(&mut self.panel);
+        let asks = panel.show(ctx, self);
+        self.panel = panel;
+        for ask in asks {
+            self.answer(ask);
+        }
+        self.plots_panel(ctx);
+        self.error_banner(ctx);
+        self.editor_window(ctx);
+        // The world is drawn in what the panels leave free.
+        let free = ctx.available_rect();
+        let ppp = ctx.pixels_per_point();
+        let view = Rect::new(
+            free.left() * ppp,
+            free.top() * ppp,
+            (free.width() * ppp).max(1.0),
+            (free.height() * ppp).max(1.0),
+        );
+        let (left, right) = self.lane_views(view);
+        self.camera.view = left;
+        self.right_view = right;
+        self.layout.rects.clear();
+        self.legend(ctx);
+        self.realtime_badge(ctx);
+        self.hand_badge(ctx);
+        self.pin_badge(ctx);
+        self.link_badge(ctx);
+        self.start_hint(ctx);
+        self.caption(ctx);
+        self.lane_labels(ctx);
+        if self.help {
+            self.help_window(ctx);
+        }
+        self.ui_has_pointer = ctx.wants_pointer_input() || ctx.is_pointer_over_area();
+        self.ui_has_keyboard = ctx.wants_keyboard_input();
     }
 }

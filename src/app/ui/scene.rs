@@ -168,7 +168,7 @@ impl SceneSection {
     fn recording_row(&self, ui: &mut egui::Ui, app: &App, asks: &mut Vec<Ask>) {
         let target = recording_path(&self.save_path());
         ui.horizontal(|ui| {
-            if app.recorder.is_none() {
+            if app.tape.recorder.is_none() {
                 if ui
                     .button("Record")
                     .on_hover_text("record drags, pins and setting changes from now on")
