@@ -258,3 +258,46 @@ fn golden_hashes_of_four_scenes_hold_for_1_2_and_4_threads() {
     }
     assert!(wrong.is_empty(), "hashes changed for {wrong:?}");
 }
+
+/// Two 48 × 48 sheets, one dropped onto the other lying on the ground,
+/// colliding (the pile the sheets' broad phase was measured on, smaller).
+const TWO_SHEETS: &str = r#"Scene(
+    name: "Two sheets",
+    solver: (substeps: 20, body_collisions: true),
+    bodies: [
+        Cloth(origin: (-1.0, 0.05, -1.0), size: (2.0, 2.0), resolution: (48, 48),
+              orientation: Horizontal, mass: 1.0, stretch_compliance: 0.0,
+              shear_compliance: 0.0001, bend_compliance: 0.01, radius: 0.01),
+        Cloth(origin: (-0.8, 0.6, -0.8), size: (1.6, 1.6), resolution: (48, 48),
+              orientation: Horizontal, mass: 1.0, stretch_compliance: 0.0,
+              shear_compliance: 0.0001, bend_compliance: 0.01, radius: 0.01),
+    ],
+    colliders: [Ground(height: 0.0)],
+)"#;
+
+#[test]
+fn contact_candidates_kept_across_substeps_give_the_full_searchs_bits() {
+    // Falling, landing and resting: the lists are gathered again as the
+    // sheet falls and kept while it rests; a probe's contact must be the
+    // one the full search finds, equally deep ones included (flat sheets
+    // on flat sheets tie often).
+    for (name, w, frames) in [
+        ("two sheets", world(TWO_SHEETS), 90),
+        ("hammock", scene_world("hammock.ron"), 120),
+        (
+            "soft_wrecking_ball",
+            scene_world("soft_wrecking_ball.ron"),
+            120,
+        ),
+    ] {
+        let mut searched = w.clone();
+        searched.set_contact_cache(false);
+        let kept = run(w.clone(), 2, frames);
+        let full = run(searched, 2, frames);
+        assert!(
+            kept.particles.pos() == full.particles.pos(),
+            "{name}: the kept candidates changed the contacts"
+        );
+        assert!(kept.particles.pos() == run(w, 1, frames).particles.pos());
+    }
+}

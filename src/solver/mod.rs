@@ -690,6 +690,14 @@ impl World {
         self.scalar = !on;
     }
 
+    /// Switches the sheets' contact candidates kept across substeps on
+    /// (the default) or off (every probe searches the hash every substep).
+    /// The contacts are the same to the bit, so this changes only speed: a
+    /// check that the broad phase is a speed-up and nothing else.
+    pub fn set_contact_cache(&mut self, on: bool) {
+        self.sheets.cached.set_enabled(on);
+    }
+
     /// The number of solver threads.
     pub fn threads(&self) -> usize {
         self.pool.0.as_ref().map_or(1, |p| p.size())

@@ -1,6 +1,8 @@
 //! One particle against one triangle: the constraint of `sheets`'
-//! contacts, one verb, [`touch`] (see the `sheets` module doc for the
-//! math).
+//! contacts, in two verbs: [`hit`] (whether it touches, how deep) and
+//! [`moves`] (the particle's and the corners' moves, found only for a
+//! particle's deepest hit); the triangle comes as a [`Face`], found once a
+//! substep. See the `sheets` module doc for the math.
 
 use glam::Vec3;
 
@@ -13,50 +15,101 @@ pub const FRICTION: f32 = 0.4;
 
 /// One particle against one triangle.
 pub(crate) struct Touch {
-    /// How far the particle is inside the contact distance (m).
-    pub depth: f32,
     /// The particle's move.
     pub push: Vec3,
     /// The corners' moves.
     pub corners: [Vec3; 3],
 }
 
-/// Barycentric coordinates of `q`'s projection on triangle `t` (None for a
-/// degenerate triangle).
-fn barycentric(q: Vec3, t: [Vec3; 3]) -> Option<[f32; 3]> {
-    let (e0, e1, d) = (t[1] - t[0], t[2] - t[0], q - t[0]);
-    let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
-    let (d20, d21) = (d.dot(e0), d.dot(e1));
-    let det = d00 * d11 - d01 * d01;
-    if det <= 1e-12 * d00 * d11 || !det.is_finite() {
-        return None;
-    }
-    let v = (d11 * d20 - d01 * d21) / det;
-    let w = (d00 * d21 - d01 * d20) / det;
-    Some([1.0 - v - w, v, w])
+/// A triangle as [`hit`] needs it, found once a substep per triangle
+/// (`Sheets::build`) rather than once per particle that might touch it:
+/// its unit normals now and at the start of the substep, its first
+/// corner then and now, and its edges' products for barycentric
+/// coordinates.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Face {
+    n: Vec3,
+    n0: Vec3,
+    now0: Vec3,
+    was0: Vec3,
+    e0: Vec3,
+    e1: Vec3,
+    d00: f32,
+    d01: f32,
+    d11: f32,
+    det: f32,
 }
 
-/// The contact of a particle that moved `from` → `to` with a triangle that
-/// moved `was` → `now` (see the module doc); `reach` = r + r_t, `wp` and
-/// `wt` the inverse masses.
-pub(crate) fn touch(
+impl Face {
+    /// The face of a triangle that moved `was` → `now`; None for a
+    /// degenerate one (no normal, or no barycentric coordinates).
+    pub fn of(was: [Vec3; 3], now: [Vec3; 3]) -> Option<Self> {
+        let n = (now[1] - now[0]).cross(now[2] - now[0]).try_normalize()?;
+        let n0 = (was[1] - was[0]).cross(was[2] - was[0]).try_normalize()?;
+        let (e0, e1) = (now[1] - now[0], now[2] - now[0]);
+        let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
+        let det = d00 * d11 - d01 * d01;
+        if det <= 1e-12 * d00 * d11 || !det.is_finite() {
+            return None;
+        }
+        Some(Self {
+            n,
+            n0,
+            now0: now[0],
+            was0: was[0],
+            e0,
+            e1,
+            d00,
+            d01,
+            d11,
+            det,
+        })
+    }
+
+    /// Its unit normal now.
+    pub fn normal(&self) -> Vec3 {
+        self.n
+    }
+
+    /// Barycentric coordinates of `q`'s projection on it now.
+    fn barycentric(&self, q: Vec3) -> [f32; 3] {
+        let d = q - self.now0;
+        let (d20, d21) = (d.dot(self.e0), d.dot(self.e1));
+        let v = (self.d11 * d20 - self.d01 * d21) / self.det;
+        let w = (self.d00 * d21 - self.d01 * d20) / self.det;
+        [1.0 - v - w, v, w]
+    }
+}
+
+/// Where a particle touches a triangle: how deep, on which side, at which
+/// barycentric point, and the constraint's denominator.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hit {
+    /// How far the particle is inside the contact distance (m).
+    pub depth: f32,
+    side: f32,
+    b: [f32; 3],
+    denom: f32,
+}
+
+/// Whether a particle that moved `from` → `to` touches triangle `f` (see
+/// the module doc); `reach` = r + r_t, `wp` and `wt` the inverse masses.
+/// Only the deepest of a particle's hits gets its moves ([`moves`]).
+pub(crate) fn hit(
     from: Vec3,
     to: Vec3,
-    was: [Vec3; 3],
-    now: [Vec3; 3],
+    f: &Face,
     reach: f32,
     wp: f32,
     wt: [f32; 3],
-) -> Option<Touch> {
-    let n = (now[1] - now[0]).cross(now[2] - now[0]).try_normalize()?;
-    let n0 = (was[1] - was[0]).cross(was[2] - was[0]).try_normalize()?;
-    let (d0, d1) = ((from - was[0]).dot(n0), (to - now[0]).dot(n));
+) -> Option<Hit> {
+    let (d0, d1) = ((from - f.was0).dot(f.n0), (to - f.now0).dot(f.n));
     let side = if d0 != 0.0 { d0.signum() } else { d1.signum() };
     let depth = reach - side * d1;
     if depth <= 0.0 {
         return None;
     }
-    let b = barycentric(to, now)?;
+    let b = f.barycentric(to);
     if b.iter().any(|&x| x < -EDGE_SLACK) {
         return None;
     }
@@ -64,6 +117,33 @@ pub(crate) fn touch(
     if denom <= 0.0 || !denom.is_finite() {
         return None;
     }
+    Some(Hit {
+        depth,
+        side,
+        b,
+        denom,
+    })
+}
+
+/// The moves of a particle that moved `from` → `to` and of the corners of
+/// a triangle that moved `was` → `now`, of normal `n`, at `hit`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn moves(
+    hit: Hit,
+    from: Vec3,
+    to: Vec3,
+    was: [Vec3; 3],
+    now: [Vec3; 3],
+    n: Vec3,
+    wp: f32,
+    wt: [f32; 3],
+) -> Touch {
+    let Hit {
+        depth,
+        side,
+        b,
+        denom,
+    } = hit;
     // Coulomb friction in position form, as on the colliders: the
     // particle's motion relative to the triangle's point under it, along
     // the sheet, is removed up to μ × the normal correction.
@@ -77,11 +157,24 @@ pub(crate) fn touch(
         slid * (grip / length)
     };
     let dir = (n * (side * depth) - held) / denom;
-    Some(Touch {
-        depth,
+    Touch {
         push: dir * wp,
         corners: [0, 1, 2].map(|k| -dir * (b[k] * wt[k])),
-    })
+    }
+}
+
+/// [`hit`], then its [`moves`].
+#[cfg(test)]
+fn touch(
+    (from, to): (Vec3, Vec3),
+    (was, now): ([Vec3; 3], [Vec3; 3]),
+    reach: f32,
+    wp: f32,
+    wt: [f32; 3],
+) -> Option<Touch> {
+    let f = Face::of(was, now)?;
+    let h = hit(from, to, &f, reach, wp, wt)?;
+    Some(moves(h, from, to, was, now, f.normal(), wp, wt))
 }
 
 #[cfg(test)]
@@ -98,7 +191,7 @@ mod tests {
     fn a_particle_that_crossed_a_triangle_is_put_back_on_its_side() {
         let from = Vec3::new(0.2, 0.05, 0.2);
         let to = Vec3::new(0.2, -0.03, 0.2);
-        let c = touch(from, to, FLAT, FLAT, 0.01, 1.0, [0.0; 3]).expect("a contact");
+        let c = touch((from, to), (FLAT, FLAT), 0.01, 1.0, [0.0; 3]).expect("a contact");
         // Fixed corners: the particle alone moves, to 0.01 above.
         assert!((to + c.push - Vec3::new(0.2, 0.01, 0.2)).length() < 1e-6);
         assert!(c.corners.iter().all(|m| *m == Vec3::ZERO));
@@ -108,7 +201,7 @@ mod tests {
     fn the_moves_conserve_momentum_and_close_the_gap() {
         let to = Vec3::new(0.25, 0.004, 0.5);
         let (wp, wt) = (2.0, [1.0, 0.5, 4.0]);
-        let c = touch(to + Vec3::Y, to, FLAT, FLAT, 0.01, wp, wt).expect("a contact");
+        let c = touch((to + Vec3::Y, to), (FLAT, FLAT), 0.01, wp, wt).expect("a contact");
         let momentum =
             c.push / wp + c.corners[0] / wt[0] + c.corners[1] / wt[1] + c.corners[2] / wt[2];
         assert!(momentum.length() < 1e-6, "{momentum}");
@@ -124,10 +217,8 @@ mod tests {
         let far_side = Vec3::new(0.9, 0.0, 0.9); // u = −0.8
         assert!(
             touch(
-                far_side + Vec3::Y,
-                far_side,
-                FLAT,
-                FLAT,
+                (far_side + Vec3::Y, far_side),
+                (FLAT, FLAT),
                 0.01,
                 1.0,
                 [1.0; 3]
@@ -135,9 +226,9 @@ mod tests {
             .is_none()
         );
         let clear = Vec3::new(0.2, 0.02, 0.2);
-        assert!(touch(clear, clear, FLAT, FLAT, 0.01, 1.0, [1.0; 3]).is_none());
+        assert!(touch((clear, clear), (FLAT, FLAT), 0.01, 1.0, [1.0; 3]).is_none());
         // A degenerate triangle never touches.
         let line = [Vec3::ZERO, Vec3::X, Vec3::X * 2.0];
-        assert!(touch(Vec3::Y, Vec3::ZERO, line, line, 0.01, 1.0, [1.0; 3]).is_none());
+        assert!(Face::of(line, line).is_none());
     }
 }

@@ -11,7 +11,7 @@ use super::pool::Team;
 use super::shared::Shared;
 use super::step::RawParticles;
 use crate::solver::contacts::ParticleContacts;
-use crate::solver::sheets::{NONE, Sheets};
+use crate::solver::sheets::{CAP, NONE, OVERFLOW, Shape, Sheets};
 
 /// The particle-contact data for one step; None when no particle takes
 /// part in contacts.
@@ -101,6 +101,11 @@ pub(crate) struct RawSheets {
     hit: Shared<u32>,
     corner_push: Shared<[Vec3; 3]>,
     gathered: Shared<Vec4>,
+    /// Each probe's candidate slots and their count (`sheets::cached`).
+    slots: Shared<u32>,
+    slots_used: Shared<u32>,
+    /// Each triangle's shape this substep.
+    shapes: Shared<Shape>,
 }
 
 impl RawSheets {
@@ -111,7 +116,12 @@ impl RawSheets {
         }
         assert!(sh.push.len() == sh.probe.len() && sh.hit.len() == sh.probe.len());
         assert_eq!(sh.corner_push.len(), sh.probe.len());
+        assert!(sh.cached.slots.len() == CAP * sh.probe.len());
+        assert!(sh.cached.len.len() == sh.probe.len());
         Some(Self {
+            shapes: Shared::new(&mut sh.shapes),
+            slots: Shared::new(&mut sh.cached.slots),
+            slots_used: Shared::new(&mut sh.cached.len),
             probe_of: Shared::new(&mut sh.probe_of),
             push: Shared::new(&mut sh.push),
             hit: Shared::new(&mut sh.hit),
@@ -136,13 +146,33 @@ impl RawSheets {
             let from = |i: usize| prev[i].truncate();
             let x = |i: usize| (prev[i] + delta[i]).truncate();
             team.sync();
+            {
+                let all = self.all.get_ref(0);
+                for t in team.share(self.shapes.len()) {
+                    all.shape(t, self.shapes.at(t), (from, x), radius, all.wanted(t));
+                }
+            }
+            team.sync();
             if team.index == 0 {
-                self.all.at(0).build(from, x, radius);
+                self.all.at(0).build((from, x), radius);
             }
             team.sync();
             let all = self.all.get_ref(0);
+            let regather = all.cached.regather;
             for k in team.share(self.push.len()) {
-                let (t, push, corners) = match all.deepest(k, from, x, inv_mass, radius) {
+                let slots = k * CAP..(k + 1) * CAP;
+                if regather {
+                    let used = all.gather(k, self.slots.part_mut(slots.clone()));
+                    self.slots_used.set(k, used);
+                }
+                let found = match self.slots_used.get(k) {
+                    OVERFLOW => all.deepest(k, from, x, inv_mass, radius),
+                    used => {
+                        let candidates = self.slots.part(slots.start..slots.start + used as usize);
+                        all.deepest_among(k, candidates, from, x, inv_mass, radius)
+                    }
+                };
+                let (t, push, corners) = match found {
                     Some((t, c)) => (t, c.push, c.corners),
                     None => (NONE, Vec3::ZERO, [Vec3::ZERO; 3]),
                 };
@@ -152,6 +182,12 @@ impl RawSheets {
             }
             team.sync();
             if team.index == 0 {
+                if regather {
+                    // Thread 0 alone, the others at the barrier below:
+                    // the shared view above is not used again.
+                    self.all.at(0).mark_wanted();
+                }
+                let all = self.all.get_ref(0);
                 for k in 0..self.push.len() {
                     let t = self.hit.get(k);
                     if t == NONE {

@@ -20,23 +20,29 @@
 //! to the triangle's point under it is removed up to μ × the normal
 //! correction ([`FRICTION`] = 0.4), with the same weights.
 //!
-//! How the work is split, for the same bits at any thread count: thread 0
-//! sorts each body's triangles into a spatial hash of its own by centroid
-//! (so a cloth's particles never scan their own cloth's triangles); every
-//! thread finds, for its share of the particles, the deepest triangle each
-//! one touches and its own move; thread 0 then adds up the triangles'
-//! corners' moves in particle order; each particle's owner applies its own
-//! move and the mean of the moves it got as a corner (Jacobi). The step
-//! (`exec::step`) runs these phases. All storage is allocated when
-//! collisions between bodies are switched on.
+//! How the work is split, for the same bits at any thread count: every
+//! thread finds its share of the triangles' [`Shape`]s (centroid, and for
+//! the triangles some particle may touch, the face [`hit`] needs and a
+//! box); thread 0 sorts each body's triangles into a spatial hash of its
+//! own by centroid (so a cloth's particles never scan their own cloth's
+//! triangles); every thread finds, for its share of the particles, the
+//! deepest triangle each one touches — among the candidates it keeps
+//! across substeps (`cached`), or from the hash — and its own move; thread
+//! 0 then adds up the triangles' corners' moves in particle order; each
+//! particle's owner applies its own move and the mean of the moves it got
+//! as a corner (Jacobi). The step (`exec::step`) runs these phases. All
+//! storage is allocated when collisions between bodies are switched on.
 //!
 //! [`EDGE_SLACK`]: super::point_triangle::EDGE_SLACK
 //! [`FRICTION`]: super::point_triangle::FRICTION
 
+mod cached;
+
 use glam::{Vec3, Vec4};
 
 use super::grid::Grid;
-use super::point_triangle::{Touch, touch};
+use super::point_triangle::{Face, Hit, Touch, hit, moves};
+pub(crate) use cached::{CAP, Candidates, OVERFLOW};
 
 /// No triangle.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -49,10 +55,13 @@ pub(crate) struct Sheets {
     /// Per triangle: false once a link between two of its corners broke
     /// (a tear): it no longer holds anything up.
     alive: Vec<bool>,
-    /// Per triangle: the box around its corners at the start of the
-    /// substep and now, and the mean radius of its corners (m), set by
-    /// [`Sheets::build`]: the cheap test every candidate meets first.
-    bounds: Vec<(Vec3, Vec3, f32)>,
+    /// Per triangle: its [`Shape`] this substep.
+    pub shapes: Vec<Shape>,
+    /// Per triangle: some probe has it as a candidate, so its face and box
+    /// are found each substep (set when the candidates are gathered).
+    wanted: Vec<bool>,
+    /// Some probe searches the hash: every triangle is wanted.
+    all_wanted: bool,
     /// Per world particle: where its triangles start in `around` (one
     /// past the end last).
     around_start: Vec<u32>,
@@ -86,6 +95,23 @@ pub(crate) struct Sheets {
     /// Per world particle: the sum of its moves as a corner (xyz) and their
     /// number (w); zero outside the contact phase.
     pub gathered: Vec<Vec4>,
+    /// Per triangle: its sheet (index into `sheets`).
+    sheet_of: Vec<u32>,
+    /// Each probe's candidate triangles, kept across substeps (see `cached`).
+    pub cached: Candidates,
+}
+
+/// A triangle this substep (see [`Sheets::shape`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Shape {
+    /// What [`hit`] needs of it; None for a degenerate triangle.
+    face: Option<Face>,
+    /// The box around its corners at the start of the substep and now,
+    /// and the mean radius of its corners (m): the cheap test every
+    /// candidate meets first.
+    bound: (Vec3, Vec3, f32),
+    /// Its centroid now, and the squared distance to its farthest corner.
+    mid: (Vec3, f32),
 }
 
 /// One body's triangles in a spatial hash.
@@ -101,6 +127,25 @@ struct Sheet {
     /// the contact distance (m): how far from a particle a touching
     /// triangle's centroid can be.
     need: f32,
+}
+
+impl Sheet {
+    /// The cells a particle that moved `from` → `to` this substep searches:
+    /// those of centroids within `need` of its path (2 a side for a short
+    /// path); around its end only, for a path longer than 4 cells (which
+    /// no contact distance makes likely).
+    fn walk(&self, from: Vec3, to: Vec3) -> ([i32; 3], [i32; 3]) {
+        let (lo, hi, end) = (
+            self.grid.cell_at(from.min(to) - self.need),
+            self.grid.cell_at(from.max(to) + self.need),
+            self.grid.cell_at(to),
+        );
+        let short = |a: usize| hi[a] - lo[a] <= 4;
+        (
+            [0, 1, 2].map(|a| if short(a) { lo[a] } else { end[a] - 2 }),
+            [0, 1, 2].map(|a| if short(a) { hi[a] } else { end[a] + 2 }),
+        )
+    }
 }
 
 impl Sheets {
@@ -131,6 +176,9 @@ impl Sheets {
                 }),
             }
         }
+        self.sheet_of = (self.sheets.iter().enumerate())
+            .flat_map(|(k, s)| std::iter::repeat_n(k as u32, s.count))
+            .collect();
         // Only particles that another body's triangles could touch (a
         // cloth alone with ropes tests the ropes' particles only).
         (self.probe, self.probe_body) = probes
@@ -163,7 +211,9 @@ impl Sheets {
             s.grid.cell = 0.0;
         }
         self.alive = vec![true; self.tri.len()];
-        self.bounds = vec![(Vec3::ZERO, Vec3::ZERO, 0.0); self.tri.len()];
+        self.shapes = vec![Shape::default(); self.tri.len()];
+        self.wanted = vec![true; self.tri.len()];
+        self.all_wanted = true;
         self.around_start = vec![0; particles + 1];
         for &i in self.tri.iter().flatten() {
             self.around_start[i as usize + 1] += 1;
@@ -184,6 +234,9 @@ impl Sheets {
         self.hit = vec![NONE; self.probe.len()];
         self.corner_push = vec![[Vec3::ZERO; 3]; self.probe.len()];
         self.gathered = vec![Vec4::ZERO; particles];
+        let on = self.cached.enabled();
+        self.cached = Candidates::new(&self.probe, &self.tri, particles);
+        self.cached.set_enabled(on);
     }
 
     /// Takes the triangles out whose corners lost a link since the last
@@ -211,42 +264,74 @@ impl Sheets {
         !self.tri.is_empty() && !self.probe.is_empty()
     }
 
-    /// Sorts each body's triangles into its hash by their centroids at
-    /// positions `x`, and notes each one's box around its corners at the
-    /// start of the substep (`prev`) and now (`x`) (one thread). A cell
-    /// must be at least the largest distance from a centroid to its corners
-    /// plus the largest contact distance, so that a particle touching a
-    /// triangle is within one cell of its centroid: it is kept from the
-    /// last substep and grown (with a second pass) when a stretched
-    /// triangle needs more.
+    /// Whether triangle `t` may be tested this substep (see `wanted`).
+    pub fn wanted(&self, t: usize) -> bool {
+        self.all_wanted || self.wanted[t]
+    }
+
+    /// Sets `out` to triangle `t`'s [`Shape`] this substep, with positions
+    /// at its start from `prev` and now from `x`: its centroid now with
+    /// the squared distance from it to its farthest corner, and when
+    /// `full`, its face (None: degenerate) and the box around its corners
+    /// then and now with their mean radius. Each thread sets its share;
+    /// a triangle no probe has as a candidate is never tested and keeps
+    /// an old face.
+    pub fn shape(
+        &self,
+        t: usize,
+        out: &mut Shape,
+        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
+        radius: &[f32],
+        full: bool,
+    ) {
+        let ids = self.tri[t].map(|i| i as usize);
+        let now = ids.map(&x);
+        let mid = (now[0] + now[1] + now[2]) / 3.0;
+        let far = now
+            .iter()
+            .map(|p| p.distance_squared(mid))
+            .fold(0f32, f32::max);
+        out.mid = (mid, far);
+        if full {
+            let was = ids.map(&prev);
+            let corners = was.iter().chain(&now);
+            out.face = Face::of(was, now);
+            out.bound = (
+                corners.clone().fold(Vec3::INFINITY, |m, &v| m.min(v)),
+                corners.fold(Vec3::NEG_INFINITY, |m, &v| m.max(v)),
+                ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0,
+            );
+        }
+    }
+
+    /// Decides whether the candidates still hold (`cached`), completes the
+    /// shapes of triangles not wanted when they are gathered again, then
+    /// sorts each body's triangles into its hash by their centroids now;
+    /// one thread, after every [`Shape`] is set. A cell must be at least
+    /// the largest distance from a centroid to its corners plus the
+    /// largest contact distance, so that a particle touching a triangle is
+    /// within one cell of its centroid: it is kept from the last substep
+    /// and grown when a stretched triangle needs more. `prev` and `x` give
+    /// positions at the start of the substep and now.
     pub fn build(
         &mut self,
-        prev: impl Fn(usize) -> Vec3,
-        x: impl Fn(usize) -> Vec3,
+        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         radius: &[f32],
     ) {
-        let centroid = |c: [Vec3; 3]| (c[0] + c[1] + c[2]) / 3.0;
-        for s in &mut self.sheets {
-            let tri = &self.tri[s.first..s.first + s.count];
-            let bounds = &mut self.bounds[s.first..s.first + s.count];
-            let mut need = 0f32;
-            for (k, (&t, bound)) in tri.iter().zip(bounds).enumerate() {
-                let ids = t.map(|i| i as usize);
-                let (was, now) = (ids.map(&prev), ids.map(&x));
-                let mid = centroid(now);
-                let far = now
-                    .iter()
-                    .map(|p| p.distance_squared(mid))
-                    .fold(0f32, f32::max);
-                need = need.max(far);
-                s.grid.place(k, mid);
-                let corners = was.iter().chain(&now);
-                *bound = (
-                    corners.clone().fold(Vec3::INFINITY, |m, &v| m.min(v)),
-                    corners.fold(Vec3::NEG_INFINITY, |m, &v| m.max(v)),
-                    ids.iter().map(|&i| radius[i]).sum::<f32>() / 3.0,
-                );
+        self.cached.check(&prev, &x, self.reach);
+        if self.cached.regather {
+            for t in 0..self.tri.len() {
+                if self.wanted(t) {
+                    continue;
+                }
+                let mut shape = self.shapes[t];
+                self.shape(t, &mut shape, (&prev, &x), radius, true);
+                self.shapes[t] = shape;
             }
+        }
+        for s in &mut self.sheets {
+            let shapes = &self.shapes[s.first..s.first + s.count];
+            let need = shapes.iter().map(|sh| sh.mid.1).fold(0f32, f32::max);
             s.need = need.sqrt() + self.reach;
             if s.need > s.grid.cell || !s.grid.cell.is_finite() {
                 s.grid.cell = if s.need.is_finite() {
@@ -254,11 +339,27 @@ impl Sheets {
                 } else {
                     1.0
                 };
-                for (k, &t) in tri.iter().enumerate() {
-                    s.grid.place(k, centroid(t.map(|i| x(i as usize))));
-                }
+            }
+            for (k, sh) in shapes.iter().enumerate() {
+                s.grid.place(k, sh.mid.0);
             }
             s.grid.sort();
+        }
+    }
+
+    /// After the candidates were gathered: marks the triangles some probe
+    /// has as a candidate (all, when a probe searches the hash).
+    pub fn mark_wanted(&mut self) {
+        let c = &self.cached;
+        self.all_wanted = c.len.contains(&cached::OVERFLOW);
+        if self.all_wanted {
+            return;
+        }
+        self.wanted.fill(false);
+        for (k, &used) in c.len.iter().enumerate() {
+            for &t in &c.slots[k * CAP..k * CAP + used as usize] {
+                self.wanted[t as usize] = true;
+            }
         }
     }
 
@@ -277,28 +378,12 @@ impl Sheets {
         let (from, to) = (prev(p), x(p));
         let partners =
             &self.partners[self.partner_start[k] as usize..self.partner_start[k + 1] as usize];
-        let mut best: Option<(u32, Touch)> = None;
+        let mut best: Option<(u32, Hit)> = None;
         for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
-            // The cells of centroids within `need` of the path (2 a side
-            // for a short path); around its end only, for a path longer
-            // than 4 cells (which no contact distance makes likely).
-            let (lo, hi, end) = (
-                s.grid.cell_at(from.min(to) - s.need),
-                s.grid.cell_at(from.max(to) + s.need),
-                s.grid.cell_at(to),
-            );
-            let short = |a: usize| hi[a] - lo[a] <= 4;
-            let (lo, hi) = (
-                [0, 1, 2].map(|a| if short(a) { lo[a] } else { end[a] - 2 }),
-                [0, 1, 2].map(|a| if short(a) { hi[a] } else { end[a] + 2 }),
-            );
+            let (lo, hi) = s.walk(from, to);
             s.grid.each_in_cells(lo, hi, |t| {
                 let t = s.first + t;
-                if !self.alive[t] || self.tri[t].iter().any(|i| partners.contains(i)) {
-                    return;
-                }
-                let Some(c) = self.against(t, p, (from, to), (&prev, &x), inv_mass, radius[p])
-                else {
+                let Some(c) = self.consider(t, p, partners, (from, to), inv_mass, radius[p]) else {
                     return;
                 };
                 if best.as_ref().is_none_or(|b| c.depth > b.1.depth) {
@@ -306,39 +391,73 @@ impl Sheets {
                 }
             });
         }
-        best
+        best.map(|(t, h)| {
+            (
+                t,
+                self.moves_at(t as usize, p, h, (from, to), (&prev, &x), inv_mass),
+            )
+        })
+    }
+
+    /// The moves of particle `p` (which moved `from` → `to`) and triangle
+    /// `t`'s corners at `h`, its hit ([`Sheets::against`]).
+    fn moves_at(
+        &self,
+        t: usize,
+        p: usize,
+        h: Hit,
+        (from, to): (Vec3, Vec3),
+        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
+        inv_mass: &[f32],
+    ) -> Touch {
+        let n = self.shapes[t]
+            .face
+            .expect("a triangle hit has a face")
+            .normal();
+        let ids = self.tri[t].map(|i| i as usize);
+        let (was, now) = (ids.map(&prev), ids.map(&x));
+        let wt = ids.map(|i| inv_mass[i]);
+        moves(h, from, to, was, now, n, inv_mass[p], wt)
+    }
+
+    /// Triangle `t` for particle `p` (which moved `from` → `to`): unless
+    /// it is torn or has one of `partners` as a corner, [`Sheets::against`].
+    fn consider(
+        &self,
+        t: usize,
+        p: usize,
+        partners: &[u32],
+        path: (Vec3, Vec3),
+        inv_mass: &[f32],
+        r: f32,
+    ) -> Option<Hit> {
+        if !self.alive[t] || self.tri[t].iter().any(|i| partners.contains(i)) {
+            return None;
+        }
+        self.against(t, p, path, inv_mass, r)
     }
 
     /// Particle `p` of radius `r`, which moved `from` → `to` this
-    /// substep, against triangle `t`, with positions at the start of the
-    /// substep and now from `prev` and `x`: a cheap box test, then [`touch`].
+    /// substep, against triangle `t` (its [`Shape`] this substep): a
+    /// cheap box test, then [`hit`].
     fn against(
         &self,
         t: usize,
         p: usize,
         (from, to): (Vec3, Vec3),
-        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         inv_mass: &[f32],
         r: f32,
-    ) -> Option<Touch> {
+    ) -> Option<Hit> {
         // The path's box against the box of the triangle then and now,
         // grown by the contact distance.
-        let (lo, hi, corner_radius) = self.bounds[t];
+        let (lo, hi, corner_radius) = self.shapes[t].bound;
         let reach = r + corner_radius;
         if (from.min(to) - reach).cmpgt(hi).any() || (from.max(to) + reach).cmplt(lo).any() {
             return None;
         }
-        let ids = self.tri[t].map(|i| i as usize);
-        let (was, now) = (ids.map(&prev), ids.map(&x));
-        touch(
-            from,
-            to,
-            was,
-            now,
-            reach,
-            inv_mass[p],
-            ids.map(|i| inv_mass[i]),
-        )
+        let face = self.shapes[t].face.as_ref()?;
+        let wt = self.tri[t].map(|i| inv_mass[i as usize]);
+        hit(from, to, face, reach, inv_mass[p], wt)
     }
 
     /// The world particles of triangle `t`.
@@ -352,6 +471,7 @@ impl Sheets {
         if self.any() && self.probe_of.len() != particles {
             self.probe_of.resize(particles, NONE);
             self.gathered.resize(particles, Vec4::ZERO);
+            self.cached.fit(particles);
         }
     }
 }

@@ -1,0 +1,236 @@
+//! Candidate triangles kept across substeps: the broad phase of the
+//! sheets' contacts.
+//!
+//! Searching the spatial hash for every probe in every substep cost 22×
+//! the rest of the step for two 64 × 64 sheets lying on each other. So
+//! each probe keeps a list of the triangles it could touch while no
+//! particle strays more than a margin M from where it was when the lists
+//! were gathered (its *anchor*): a triangle is a candidate when the box of
+//! its corners' anchors, grown by the contact distance + 2M, holds the
+//! probe's anchor. While every probe and corner stays within M of its
+//! anchor, a particle's path lies within M of its anchor and a triangle's
+//! box (corners at the start of the substep and now) within M of its
+//! anchors' box, so every triangle whose box test
+//! ([`Sheets::against`]) can pass is a candidate. When any strays further,
+//! every list is gathered again in that substep, with M = [`SPAN`] × that
+//! substep's largest move (at least [`LEAST`] × the contact distance).
+//!
+//! Each substep a probe tests its candidates only, keeping those the full
+//! search would have walked (the same cells), and takes the deepest
+//! contact; of equally deep ones, the one the walk meets first (by sheet,
+//! cell and triangle), so the contacts are the full search's to the bit
+//! (`tests/parallel.rs`' golden hashes, and a test here). A probe with
+//! more than [`CAP`] candidates searches the hash as before.
+
+use glam::Vec3;
+
+use super::{Hit, Sheets, Touch};
+
+/// Candidate slots per probe.
+pub(crate) const CAP: usize = 48;
+
+/// A probe whose candidates did not fit: it searches the hash.
+pub(crate) const OVERFLOW: u32 = u32::MAX;
+
+/// The margin, in substeps' largest moves.
+const SPAN: f32 = 8.0;
+
+/// The least margin, as a share of the contact distance.
+const LEAST: f32 = 0.1;
+
+/// A margin this many times what the substep's moves call for is
+/// narrowed.
+const NARROW: f32 = 4.0;
+
+/// The widest walk a gather makes, in cells per axis; beyond it (a fast
+/// body's large margin) the probe searches the hash.
+const WIDEST: i32 = 12;
+
+/// Each probe's candidates and the anchors they hold for.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Candidates {
+    /// Per probe, [`CAP`] slots of triangle indices.
+    pub slots: Vec<u32>,
+    /// Per probe: how many slots hold candidates, or [`OVERFLOW`].
+    pub len: Vec<u32>,
+    /// Per world particle: where it was when the lists were gathered.
+    anchor: Vec<Vec3>,
+    /// The particles that are probes or triangle corners.
+    tracked: Vec<u32>,
+    /// How far a tracked particle may stray from its anchor (m).
+    margin: f32,
+    /// The largest move of a tracked particle in the substep the lists
+    /// were gathered (m).
+    step: f32,
+    /// This substep gathers every list afresh.
+    pub regather: bool,
+    /// False until the first gathering, and after the world grew.
+    valid: bool,
+    /// Off: every probe searches the hash (`World::set_contact_cache`).
+    off: bool,
+}
+
+impl Candidates {
+    /// Storage for `probe`s among `particles` world particles, whose
+    /// triangles are `tri`; allocates.
+    pub fn new(probe: &[u32], tri: &[[u32; 3]], particles: usize) -> Self {
+        let mut seen = vec![false; particles];
+        for &i in probe.iter().chain(tri.iter().flatten()) {
+            seen[i as usize] = true;
+        }
+        Self {
+            slots: vec![0; probe.len() * CAP],
+            len: vec![OVERFLOW; probe.len()],
+            anchor: vec![Vec3::ZERO; particles],
+            tracked: (0..particles as u32)
+                .filter(|&i| seen[i as usize])
+                .collect(),
+            margin: 0.0,
+            step: 0.0,
+            regather: true,
+            valid: false,
+            off: false,
+        }
+    }
+
+    /// Whether candidates are kept.
+    pub fn enabled(&self) -> bool {
+        !self.off
+    }
+
+    /// Keeps candidates (on) or has every probe search the hash (off).
+    pub fn set_enabled(&mut self, on: bool) {
+        self.off = !on;
+        self.valid = false;
+        self.len.fill(OVERFLOW);
+    }
+
+    /// Sizes the anchors for `particles` world particles; the lists are
+    /// gathered again.
+    pub fn fit(&mut self, particles: usize) {
+        self.anchor.resize(particles, Vec3::ZERO);
+        self.valid = false;
+    }
+
+    /// Decides, once a substep before the search, whether the lists still
+    /// hold (see the module doc); when not, anchors every tracked particle
+    /// where it starts the substep and sets the margin. `reach` is the
+    /// largest contact distance.
+    pub fn check(&mut self, from: impl Fn(usize) -> Vec3, x: impl Fn(usize) -> Vec3, reach: f32) {
+        if self.off {
+            self.regather = false;
+            return;
+        }
+        let (mut step, mut drift) = (0f32, 0f32);
+        for &i in &self.tracked {
+            let i = i as usize;
+            let (f, t, a) = (from(i), x(i), self.anchor[i]);
+            step = step.max(f.distance_squared(t));
+            drift = drift.max(f.distance_squared(a)).max(t.distance_squared(a));
+        }
+        // A margin grown for a fast fall is narrowed once things slow
+        // down (its lists would overflow); a NaN drift gathers again.
+        let wanted = (SPAN * step.sqrt()).max(LEAST * reach);
+        let strayed = drift.is_nan() || drift > self.margin * self.margin;
+        self.regather = !self.valid || strayed || self.margin > NARROW * wanted;
+        if self.regather {
+            for &i in &self.tracked {
+                self.anchor[i as usize] = from(i as usize);
+            }
+            self.step = step.sqrt();
+            self.margin = wanted;
+            self.valid = true;
+        }
+    }
+}
+
+impl Sheets {
+    /// Gathers probe `k`'s candidates into `out` ([`CAP`] slots): how many,
+    /// or [`OVERFLOW`].
+    pub fn gather(&self, k: usize, out: &mut [u32]) -> u32 {
+        let c = &self.cached;
+        let p0 = c.anchor[self.probe[k] as usize];
+        let grow = self.reach + 2.0 * c.margin;
+        let mut n = 0;
+        for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
+            // The hash holds centroids of this substep: a candidate's is
+            // within its circumradius (need − reach, give or take the
+            // substep's moves) of its box.
+            let r = s.need + 2.0 * c.margin + 3.0 * c.step;
+            let (lo, hi) = (s.grid.cell_at(p0 - r), s.grid.cell_at(p0 + r));
+            if (0..3).any(|a| hi[a] - lo[a] > WIDEST) {
+                return OVERFLOW;
+            }
+            s.grid.each_in_cells(lo, hi, |t| {
+                let t = s.first + t;
+                let a = self.tri[t].map(|i| c.anchor[i as usize]);
+                let (tlo, thi) = (a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2]));
+                if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
+                    return;
+                }
+                if n < CAP {
+                    out[n] = t as u32;
+                }
+                n += 1;
+            });
+        }
+        if n > CAP {
+            return OVERFLOW;
+        }
+        // In memory order: neighbouring probes share triangles.
+        out[..n].sort_unstable();
+        n as u32
+    }
+
+    /// [`Sheets::deepest`] among `candidates` (from [`Sheets::gather`]):
+    /// the same contact, to the bit.
+    pub fn deepest_among(
+        &self,
+        k: usize,
+        candidates: &[u32],
+        prev: impl Fn(usize) -> Vec3,
+        x: impl Fn(usize) -> Vec3,
+        inv_mass: &[f32],
+        radius: &[f32],
+    ) -> Option<(u32, Touch)> {
+        let p = self.probe[k] as usize;
+        let (from, to) = (prev(p), x(p));
+        let partners =
+            &self.partners[self.partner_start[k] as usize..self.partner_start[k + 1] as usize];
+        // The walk's order: sheet, cell (x, y, z), triangle.
+        type Key = (u32, [i32; 3], u32);
+        let mut best: Option<(u32, Hit, Key)> = None;
+        let mut walk: Option<(u32, [i32; 3], [i32; 3])> = None;
+        for &t in candidates {
+            let si = self.sheet_of[t as usize];
+            let s = &self.sheets[si as usize];
+            let (lo, hi) = match walk {
+                Some((w, lo, hi)) if w == si => (lo, hi),
+                _ => {
+                    let (lo, hi) = s.walk(from, to);
+                    walk = Some((si, lo, hi));
+                    (lo, hi)
+                }
+            };
+            let cell = s.grid.cell_of(t as usize - s.first);
+            if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
+                continue; // the full search does not walk its cell
+            }
+            let Some(c) = self.consider(t as usize, p, partners, (from, to), inv_mass, radius[p])
+            else {
+                continue;
+            };
+            let key = (si, cell, t);
+            let better = best
+                .as_ref()
+                .is_none_or(|b| c.depth > b.1.depth || (c.depth == b.1.depth && key < b.2));
+            if better {
+                best = Some((t, c, key));
+            }
+        }
+        best.map(|(t, h, _)| {
+            let at = (&prev, &x);
+            (t, self.moves_at(t as usize, p, h, (from, to), at, inv_mass))
+        })
+    }
+}
