@@ -10,6 +10,12 @@
 //! Candidates come from a spatial hash rebuilt every substep (a counting
 //! sort of the particles by hashed cell, cell size = the largest contact
 //! distance, so every contact is in one of the 27 cells around a particle).
+//! Each particle keeps the list of those within its contact distance + 2M
+//! of it across substeps, while none strays more than M
+//! (`solver::anchors`), and walks the 27 cells only when the lists are
+//! gathered again or its list is full; the pushes it finds on its list
+//! are added in the walk's order (by cell, then particle), so the sum is
+//! the walk's to the bit.
 //! Each particle sums the pushes of all its contacts from the positions
 //! after the constraint passes (Jacobi, not Gauss–Seidel): a particle only
 //! writes its own correction, so the pass runs in parallel and gives the
@@ -17,7 +23,26 @@
 
 use glam::Vec3;
 
+use super::anchors::Anchors;
 use super::grid::Grid;
+
+/// Listed neighbours per particle.
+pub(crate) const LISTED: usize = 24;
+
+/// A particle whose neighbours did not fit its list: it walks the hash.
+pub(crate) const UNLISTED: u32 = u32::MAX;
+
+/// The most pushes a particle adds up from its list in the walk's order;
+/// a particle with more walks the hash.
+const PUSHES: usize = 16;
+
+/// The least margin of the lists, as a share of the largest contact
+/// distance.
+const LEAST: f32 = 0.1;
+
+/// The largest margin, as a share of the largest contact distance: faster
+/// particles walk the hash.
+const MOST: f32 = 0.5;
 
 /// A body's particles in its rest shape.
 #[derive(Clone, Debug)]
@@ -54,6 +79,12 @@ pub(crate) struct ParticleContacts {
     /// (empty for a body without entries). A particle that cannot touch
     /// its own body looks for partners only near another body's box.
     body_box: Vec<[Vec3; 2]>,
+    /// Per entry, [`LISTED`] slots of the entries it could touch.
+    pub lists: Vec<u32>,
+    /// Per entry: how many slots are listed, or [`UNLISTED`].
+    pub listed: Vec<u32>,
+    /// Per entry: where it was when the lists were gathered.
+    pub anchors: Anchors,
 }
 
 impl RestShape {
@@ -183,6 +214,18 @@ impl ParticleContacts {
         self.pos = vec![Vec3::ZERO; n];
         self.correction = vec![Vec3::ZERO; n];
         self.body_box = vec![[Vec3::ZERO; 2]; self.shapes.len()];
+        self.lists = vec![0; n * LISTED];
+        self.listed = vec![UNLISTED; n];
+        let on = self.anchors.enabled();
+        self.anchors = Anchors::new(n);
+        self.anchors.set_enabled(on);
+    }
+
+    /// Keeps neighbour lists across substeps (on, the default) or walks
+    /// the hash for every particle every substep (off); the same bits.
+    pub fn set_lists(&mut self, on: bool) {
+        self.anchors.set_enabled(on);
+        self.listed.fill(UNLISTED);
     }
 
     /// Sizes the particle → entry map for `particles` world particles
@@ -199,8 +242,10 @@ impl ParticleContacts {
     }
 
     /// Sorts the entries into the hash by their positions `pos` and boxes
-    /// each body's entries (one thread).
-    pub fn build(&mut self) {
+    /// each body's entries, then decides whether the lists hold; `from`
+    /// gives a world particle's position at the start of the substep (one
+    /// thread).
+    pub fn build(&mut self, from: impl Fn(usize) -> Vec3) {
         self.body_box.fill([Vec3::INFINITY, Vec3::NEG_INFINITY]);
         for k in 0..self.len() {
             self.grid.place(k, self.pos[k]);
@@ -208,6 +253,55 @@ impl ParticleContacts {
             *b = [b[0].min(self.pos[k]), b[1].max(self.pos[k])];
         }
         self.grid.sort();
+        let points = (0..self.len()).map(|k| (k, from(self.particle[k] as usize), self.pos[k]));
+        let cell = self.grid.cell;
+        self.anchors.check(points, (LEAST * cell, MOST * cell));
+    }
+
+    /// Whether entries `k` and `j` may push each other at all (not one
+    /// particle, not neighbours in a rest shape, their bodies' switches
+    /// on), for contact distance `reach`.
+    fn may_touch(&self, k: usize, j: usize, reach: f32) -> bool {
+        let same_body = self.body[j] == self.body[k];
+        j != k
+            && !((same_body && !self.self_on[k]) || (!same_body && !self.between_bodies))
+            && !(same_body && self.rest[k].distance_squared(self.rest[j]) <= reach * reach)
+    }
+
+    /// Gathers entry `k`'s list into `out` ([`LISTED`] slots): every entry
+    /// it may touch whose anchor is within their contact distance + 2M of
+    /// its own; how many, or [`UNLISTED`] (also for an entry that looks
+    /// for no pushes now: should it start to, it walks the hash).
+    pub fn gather(&self, k: usize, out: &mut [u32], inv_mass: &[f32], radius: &[f32]) -> u32 {
+        if !self.pushed(k, inv_mass) {
+            return UNLISTED;
+        }
+        let a = &self.anchors;
+        let (pk, ak) = (self.particle[k] as usize, a.at[k]);
+        // The hash holds this substep's positions, within a step of the
+        // anchors.
+        let r = self.grid.cell + 2.0 * a.margin + a.step;
+        let (lo, hi) = (self.grid.cell_at(ak - r), self.grid.cell_at(ak + r));
+        if (0..3).any(|x| hi[x] - lo[x] > 6) {
+            return UNLISTED;
+        }
+        let mut n = 0;
+        self.grid.each_in_cells(lo, hi, |j| {
+            let reach = radius[pk] + radius[self.particle[j] as usize];
+            let grow = reach + 2.0 * a.margin;
+            if !self.may_touch(k, j, reach) || ak.distance_squared(a.at[j]) > grow * grow {
+                return;
+            }
+            if n < LISTED {
+                out[n] = j as u32;
+            }
+            n += 1;
+        });
+        if n > LISTED {
+            return UNLISTED;
+        }
+        out[..n].sort_unstable();
+        n as u32
     }
 
     /// Whether entry `k` can touch a particle of another body: it is
@@ -220,39 +314,66 @@ impl ParticleContacts {
         })
     }
 
-    /// The push entry `k` gets from every particle it overlaps.
-    /// `inv_mass` and `radius` are indexed by world particle.
+    /// Whether entry `k` looks for pushes at all: it can move, and it
+    /// self-collides or is near another body.
+    fn pushed(&self, k: usize, inv_mass: &[f32]) -> bool {
+        inv_mass[self.particle[k] as usize] != 0.0
+            && (self.self_on[k] || self.between_bodies && self.near_another_body(k))
+    }
+
+    /// The push entry `k` gets from entry `j`, if they overlap.
+    fn push_from(&self, k: usize, j: usize, inv_mass: &[f32], radius: &[f32]) -> Option<Vec3> {
+        let (pk, pj) = (self.particle[k] as usize, self.particle[j] as usize);
+        let reach = radius[pk] + radius[pj];
+        let d = self.pos[k] - self.pos[j];
+        let dist2 = d.length_squared();
+        if dist2 >= reach * reach || dist2 < 1e-18 || !self.may_touch(k, j, reach) {
+            return None;
+        }
+        let (wk, dist) = (inv_mass[pk], dist2.sqrt());
+        let share = wk / (wk + inv_mass[pj]);
+        Some(d * ((reach - dist) / dist * share))
+    }
+
+    /// The push entry `k` gets from every particle it overlaps, walking
+    /// the 27 cells around it. `inv_mass` and `radius` are indexed by
+    /// world particle.
     pub fn push_of(&self, k: usize, inv_mass: &[f32], radius: &[f32]) -> Vec3 {
-        let (pk, xk) = (self.particle[k] as usize, self.pos[k]);
-        let wk = inv_mass[pk];
         let mut push = Vec3::ZERO;
-        if wk == 0.0 || !(self.self_on[k] || self.between_bodies && self.near_another_body(k)) {
+        if !self.pushed(k, inv_mass) {
             return push;
         }
         let home = self.grid.cell_of(k);
         let around = (home.map(|c| c - 1), home.map(|c| c + 1));
         self.grid.each_in_cells(around.0, around.1, |j| {
-            if j == k {
-                return;
+            if let Some(p) = self.push_from(k, j, inv_mass, radius) {
+                push += p;
             }
-            let same_body = self.body[j] == self.body[k];
-            if (same_body && !self.self_on[k]) || (!same_body && !self.between_bodies) {
-                return;
-            }
-            let pj = self.particle[j] as usize;
-            let reach = radius[pk] + radius[pj];
-            let d = xk - self.pos[j];
-            let dist2 = d.length_squared();
-            if dist2 >= reach * reach || dist2 < 1e-18 {
-                return;
-            }
-            if same_body && self.rest[k].distance_squared(self.rest[j]) <= reach * reach {
-                return; // neighbours in the rest shape
-            }
-            let dist = dist2.sqrt();
-            let share = wk / (wk + inv_mass[pj]);
-            push += d * ((reach - dist) / dist * share);
         });
         push
+    }
+
+    /// [`ParticleContacts::push_of`] from entry `k`'s `list` (from
+    /// [`ParticleContacts::gather`]): the same sum, to the bit.
+    pub fn push_among(&self, k: usize, list: &[u32], inv_mass: &[f32], radius: &[f32]) -> Vec3 {
+        if !self.pushed(k, inv_mass) {
+            return Vec3::ZERO;
+        }
+        // The walk's order: cell (x, y, z), then entry.
+        let mut found = [([0i32; 3], 0u32, Vec3::ZERO); PUSHES];
+        let mut n = 0;
+        for &j in list {
+            let Some(p) = self.push_from(k, j as usize, inv_mass, radius) else {
+                continue;
+            };
+            if n == PUSHES {
+                return self.push_of(k, inv_mass, radius);
+            }
+            found[n] = (self.grid.cell_of(j as usize), j, p);
+            n += 1;
+        }
+        let found = &mut found[..n];
+        found.sort_unstable_by_key(|&(cell, j, _)| (cell, j));
+        found.iter().fold(Vec3::ZERO, |push, &(.., p)| push + p)
     }
 }

@@ -37,6 +37,7 @@
 //! Classic PBD uses the same loop with α̃ = 0 and −C scaled by k.
 
 mod aero;
+mod anchors;
 mod bodies;
 mod collision;
 mod contacts;
@@ -690,12 +691,14 @@ impl World {
         self.scalar = !on;
     }
 
-    /// Switches the sheets' contact candidates kept across substeps on
-    /// (the default) or off (every probe searches the hash every substep).
+    /// Switches the contact candidates kept across substeps (the sheets'
+    /// triangles and the particles' neighbours) on (the default) or off
+    /// (every particle searches the hash every substep).
     /// The contacts are the same to the bit, so this changes only speed: a
     /// check that the broad phase is a speed-up and nothing else.
     pub fn set_contact_cache(&mut self, on: bool) {
         self.sheets.cached.set_enabled(on);
+        self.contacts.set_lists(on);
     }
 
     /// The number of solver threads.

@@ -10,7 +10,7 @@ use glam::{Vec3, Vec4};
 use super::pool::Team;
 use super::shared::Shared;
 use super::step::RawParticles;
-use crate::solver::contacts::ParticleContacts;
+use crate::solver::contacts::{LISTED, ParticleContacts, UNLISTED};
 use crate::solver::sheets::{CAP, NONE, OVERFLOW, Shape, Sheets};
 
 /// The particle-contact data for one step; None when no particle takes
@@ -23,6 +23,9 @@ pub(crate) struct RawContacts {
     entry_of: Shared<u32>,
     pos: Shared<Vec3>,
     correction: Shared<Vec3>,
+    /// Each entry's list slots and how many are listed.
+    lists: Shared<u32>,
+    listed: Shared<u32>,
 }
 
 impl RawContacts {
@@ -34,7 +37,10 @@ impl RawContacts {
         assert_eq!(sc.entry_of.len(), particles, "contacts fit the world");
         let len = sc.particle.len();
         assert!(sc.pos.len() == len && sc.correction.len() == len);
+        assert!(sc.lists.len() == LISTED * len && sc.listed.len() == len);
         Some(Self {
+            lists: Shared::new(&mut sc.lists),
+            listed: Shared::new(&mut sc.listed),
             particle: Shared::new(&mut sc.particle),
             entry_of: Shared::new(&mut sc.entry_of),
             pos: Shared::new(&mut sc.pos),
@@ -61,13 +67,31 @@ impl RawContacts {
             team.sync();
             if team.index == 0 {
                 // The others wait at the barrier below and hold no reference.
-                self.all.at(0).build();
+                self.all.at(0).build(|i| p.prev.get(i).truncate());
             }
             team.sync();
             let all = self.all.get_ref(0);
             let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
+            let (regather, listing) = (all.anchors.regather, all.anchors.listing);
             for k in team.share(len) {
-                self.correction.set(k, all.push_of(k, inv_mass, radius));
+                let slots = k * LISTED..(k + 1) * LISTED;
+                if regather {
+                    let used = all.gather(k, self.lists.part_mut(slots.clone()), inv_mass, radius);
+                    self.listed.set(k, used);
+                }
+                let used = if listing {
+                    self.listed.get(k)
+                } else {
+                    UNLISTED
+                };
+                let push = match used {
+                    UNLISTED => all.push_of(k, inv_mass, radius),
+                    used => {
+                        let list = self.lists.part(slots.start..slots.start + used as usize);
+                        all.push_among(k, list, inv_mass, radius)
+                    }
+                };
+                self.correction.set(k, push);
             }
             team.sync();
         }
@@ -158,14 +182,19 @@ impl RawSheets {
             }
             team.sync();
             let all = self.all.get_ref(0);
-            let regather = all.cached.regather;
+            let (regather, listing) = (all.cached.anchors.regather, all.cached.anchors.listing);
             for k in team.share(self.push.len()) {
                 let slots = k * CAP..(k + 1) * CAP;
                 if regather {
                     let used = all.gather(k, self.slots.part_mut(slots.clone()));
                     self.slots_used.set(k, used);
                 }
-                let found = match self.slots_used.get(k) {
+                let used = if listing {
+                    self.slots_used.get(k)
+                } else {
+                    OVERFLOW
+                };
+                let found = match used {
                     OVERFLOW => all.deepest(k, from, x, inv_mass, radius),
                     used => {
                         let candidates = self.slots.part(slots.start..slots.start + used as usize);

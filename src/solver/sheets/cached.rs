@@ -12,8 +12,8 @@
 //! box (corners at the start of the substep and now) within M of its
 //! anchors' box, so every triangle whose box test
 //! ([`Sheets::against`]) can pass is a candidate. When any strays further,
-//! every list is gathered again in that substep, with M = [`SPAN`] × that
-//! substep's largest move (at least [`LEAST`] × the contact distance).
+//! every list is gathered again in that substep (`solver::anchors`; M is
+//! at least [`LEAST`] × the contact distance).
 //!
 //! Each substep a probe tests its candidates only, keeping those the full
 //! search would have walked (the same cells), and takes the deepest
@@ -25,6 +25,7 @@
 use glam::Vec3;
 
 use super::{Hit, Sheets, Touch};
+use crate::solver::anchors::Anchors;
 
 /// Candidate slots per probe.
 pub(crate) const CAP: usize = 48;
@@ -32,15 +33,12 @@ pub(crate) const CAP: usize = 48;
 /// A probe whose candidates did not fit: it searches the hash.
 pub(crate) const OVERFLOW: u32 = u32::MAX;
 
-/// The margin, in substeps' largest moves.
-const SPAN: f32 = 8.0;
-
 /// The least margin, as a share of the contact distance.
 const LEAST: f32 = 0.1;
 
-/// A margin this many times what the substep's moves call for is
-/// narrowed.
-const NARROW: f32 = 4.0;
+/// The largest margin, as a share of the contact distance: a faster
+/// fall searches the hash.
+const MOST: f32 = 2.0;
 
 /// The widest walk a gather makes, in cells per axis; beyond it (a fast
 /// body's large margin) the probe searches the hash.
@@ -53,21 +51,10 @@ pub(crate) struct Candidates {
     pub slots: Vec<u32>,
     /// Per probe: how many slots hold candidates, or [`OVERFLOW`].
     pub len: Vec<u32>,
-    /// Per world particle: where it was when the lists were gathered.
-    anchor: Vec<Vec3>,
     /// The particles that are probes or triangle corners.
     tracked: Vec<u32>,
-    /// How far a tracked particle may stray from its anchor (m).
-    margin: f32,
-    /// The largest move of a tracked particle in the substep the lists
-    /// were gathered (m).
-    step: f32,
-    /// This substep gathers every list afresh.
-    pub regather: bool,
-    /// False until the first gathering, and after the world grew.
-    valid: bool,
-    /// Off: every probe searches the hash (`World::set_contact_cache`).
-    off: bool,
+    /// Per world particle: where it was when the lists were gathered.
+    pub anchors: Anchors,
 }
 
 impl Candidates {
@@ -81,66 +68,24 @@ impl Candidates {
         Self {
             slots: vec![0; probe.len() * CAP],
             len: vec![OVERFLOW; probe.len()],
-            anchor: vec![Vec3::ZERO; particles],
             tracked: (0..particles as u32)
                 .filter(|&i| seen[i as usize])
                 .collect(),
-            margin: 0.0,
-            step: 0.0,
-            regather: true,
-            valid: false,
-            off: false,
+            anchors: Anchors::new(particles),
         }
-    }
-
-    /// Whether candidates are kept.
-    pub fn enabled(&self) -> bool {
-        !self.off
     }
 
     /// Keeps candidates (on) or has every probe search the hash (off).
     pub fn set_enabled(&mut self, on: bool) {
-        self.off = !on;
-        self.valid = false;
+        self.anchors.set_enabled(on);
         self.len.fill(OVERFLOW);
     }
 
-    /// Sizes the anchors for `particles` world particles; the lists are
-    /// gathered again.
-    pub fn fit(&mut self, particles: usize) {
-        self.anchor.resize(particles, Vec3::ZERO);
-        self.valid = false;
-    }
-
-    /// Decides, once a substep before the search, whether the lists still
-    /// hold (see the module doc); when not, anchors every tracked particle
-    /// where it starts the substep and sets the margin. `reach` is the
-    /// largest contact distance.
+    /// Whether the lists still hold this substep (see `solver::anchors`);
+    /// `reach` is the largest contact distance.
     pub fn check(&mut self, from: impl Fn(usize) -> Vec3, x: impl Fn(usize) -> Vec3, reach: f32) {
-        if self.off {
-            self.regather = false;
-            return;
-        }
-        let (mut step, mut drift) = (0f32, 0f32);
-        for &i in &self.tracked {
-            let i = i as usize;
-            let (f, t, a) = (from(i), x(i), self.anchor[i]);
-            step = step.max(f.distance_squared(t));
-            drift = drift.max(f.distance_squared(a)).max(t.distance_squared(a));
-        }
-        // A margin grown for a fast fall is narrowed once things slow
-        // down (its lists would overflow); a NaN drift gathers again.
-        let wanted = (SPAN * step.sqrt()).max(LEAST * reach);
-        let strayed = drift.is_nan() || drift > self.margin * self.margin;
-        self.regather = !self.valid || strayed || self.margin > NARROW * wanted;
-        if self.regather {
-            for &i in &self.tracked {
-                self.anchor[i as usize] = from(i as usize);
-            }
-            self.step = step.sqrt();
-            self.margin = wanted;
-            self.valid = true;
-        }
+        let points = (self.tracked.iter()).map(|&i| (i as usize, from(i as usize), x(i as usize)));
+        self.anchors.check(points, (LEAST * reach, MOST * reach));
     }
 }
 
@@ -148,8 +93,8 @@ impl Sheets {
     /// Gathers probe `k`'s candidates into `out` ([`CAP`] slots): how many,
     /// or [`OVERFLOW`].
     pub fn gather(&self, k: usize, out: &mut [u32]) -> u32 {
-        let c = &self.cached;
-        let p0 = c.anchor[self.probe[k] as usize];
+        let c = &self.cached.anchors;
+        let p0 = c.at[self.probe[k] as usize];
         let grow = self.reach + 2.0 * c.margin;
         let mut n = 0;
         for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
@@ -163,7 +108,7 @@ impl Sheets {
             }
             s.grid.each_in_cells(lo, hi, |t| {
                 let t = s.first + t;
-                let a = self.tri[t].map(|i| c.anchor[i as usize]);
+                let a = self.tri[t].map(|i| c.at[i as usize]);
                 let (tlo, thi) = (a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2]));
                 if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
                     return;

@@ -234,7 +234,7 @@ impl Sheets {
         self.hit = vec![NONE; self.probe.len()];
         self.corner_push = vec![[Vec3::ZERO; 3]; self.probe.len()];
         self.gathered = vec![Vec4::ZERO; particles];
-        let on = self.cached.enabled();
+        let on = self.cached.anchors.enabled();
         self.cached = Candidates::new(&self.probe, &self.tri, particles);
         self.cached.set_enabled(on);
     }
@@ -319,7 +319,9 @@ impl Sheets {
         radius: &[f32],
     ) {
         self.cached.check(&prev, &x, self.reach);
-        if self.cached.regather {
+        let (regather, listing) = (self.cached.anchors.regather, self.cached.anchors.listing);
+        if regather || !listing {
+            // Every triangle may be tested this substep.
             for t in 0..self.tri.len() {
                 if self.wanted(t) {
                     continue;
@@ -328,6 +330,9 @@ impl Sheets {
                 self.shape(t, &mut shape, (&prev, &x), radius, true);
                 self.shapes[t] = shape;
             }
+        }
+        if !listing {
+            self.all_wanted = true; // until the lists are gathered again
         }
         for s in &mut self.sheets {
             let shapes = &self.shapes[s.first..s.first + s.count];
@@ -471,7 +476,7 @@ impl Sheets {
         if self.any() && self.probe_of.len() != particles {
             self.probe_of.resize(particles, NONE);
             self.gathered.resize(particles, Vec4::ZERO);
-            self.cached.fit(particles);
+            self.cached.anchors.fit(particles);
         }
     }
 }

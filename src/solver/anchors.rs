@@ -1,0 +1,108 @@
+//! Anchors for lists kept across substeps: the contacts' broad phase
+//! (`sheets::cached`, `contacts`).
+//!
+//! A list of what a particle could touch, gathered with a margin M, holds
+//! while nothing has strayed more than M from where it was when the lists
+//! were gathered (its *anchor*). Each substep [`Anchors::check`] measures
+//! the largest stray; past M every list is gathered again that substep,
+//! with M = [`SPAN`] × the substep's largest move (at least a floor the
+//! caller gives). A margin grown for a fast fall is narrowed once it is
+//! [`NARROW`] × what the moves call for, since its lists grow long.
+
+use glam::Vec3;
+
+/// The margin, in substeps' largest moves.
+const SPAN: f32 = 8.0;
+
+/// A margin this many times what the substep's moves call for is
+/// narrowed.
+const NARROW: f32 = 4.0;
+
+/// Where each tracked point was when the lists were gathered.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Anchors {
+    /// Per index: its anchor.
+    pub at: Vec<Vec3>,
+    /// How far a point may stray from its anchor (m).
+    pub margin: f32,
+    /// The largest move in the substep the lists were gathered (m).
+    pub step: f32,
+    /// This substep gathers every list afresh.
+    pub regather: bool,
+    /// The lists are in use; false while things move so fast that the
+    /// margin would pass its ceiling (every search walks the hash then).
+    pub listing: bool,
+    /// False until the first gathering, and after the lists were resized.
+    valid: bool,
+    /// No lists are kept (every search walks the hash).
+    off: bool,
+}
+
+impl Anchors {
+    /// Anchors for `n` indices; the lists are gathered at the first check.
+    pub fn new(n: usize) -> Self {
+        Self {
+            at: vec![Vec3::ZERO; n],
+            ..Self::default()
+        }
+    }
+
+    /// Room for `n` indices; the lists are gathered again.
+    pub fn fit(&mut self, n: usize) {
+        self.at.resize(n, Vec3::ZERO);
+        self.valid = false;
+    }
+
+    /// Whether lists are kept.
+    pub fn enabled(&self) -> bool {
+        !self.off
+    }
+
+    /// Keeps lists (on) or not (off); on, they are gathered again.
+    pub fn set_enabled(&mut self, on: bool) {
+        self.off = !on;
+        self.valid = false;
+    }
+
+    /// Decides, once a substep before the search, whether the lists still
+    /// hold: `points` gives each tracked index with where it started the
+    /// substep and where it is now. When not, every index is anchored
+    /// where it started and the margin is set, at least `floor` (m); past
+    /// `ceiling` (m) no lists are kept until things slow down.
+    pub fn check(
+        &mut self,
+        points: impl Iterator<Item = (usize, Vec3, Vec3)> + Clone,
+        (floor, ceiling): (f32, f32),
+    ) {
+        self.regather = false;
+        self.listing = false;
+        if self.off {
+            return;
+        }
+        let (mut step, mut drift) = (0f32, 0f32);
+        for (i, from, now) in points.clone() {
+            let a = self.at[i];
+            step = step.max(from.distance_squared(now));
+            drift = drift
+                .max(from.distance_squared(a))
+                .max(now.distance_squared(a));
+        }
+        // A NaN drift gathers again.
+        let wanted = (SPAN * step.sqrt()).max(floor);
+        if wanted.is_nan() || wanted > ceiling {
+            self.valid = false;
+            return;
+        }
+        self.listing = true;
+        let strayed = drift.is_nan() || drift > self.margin * self.margin;
+        self.regather = !self.valid || strayed || self.margin > NARROW * wanted;
+        if self.regather {
+            for (i, from, _) in points {
+                self.at[i] = from;
+            }
+            self.step = step.sqrt();
+            self.margin = wanted;
+            self.valid = true;
+        }
+    }
+}
