@@ -147,6 +147,12 @@ impl Sheets {
         let mut best: Option<(u32, Hit, Key)> = None;
         let mut walk: Option<(u32, [i32; 3], [i32; 3])> = None;
         for &t in candidates {
+            let Some(c) = self.consider(t as usize, p, partners, (from, to), inv_mass, radius[p])
+            else {
+                continue;
+            };
+            // A hit counts where the full search walks (it rarely does
+            // not: a path over four cells long is searched near its end).
             let si = self.sheet_of[t as usize];
             let s = &self.sheets[si as usize];
             let (lo, hi) = match walk {
@@ -159,12 +165,8 @@ impl Sheets {
             };
             let cell = s.grid.cell_of(t as usize - s.first);
             if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
-                continue; // the full search does not walk its cell
-            }
-            let Some(c) = self.consider(t as usize, p, partners, (from, to), inv_mass, radius[p])
-            else {
                 continue;
-            };
+            }
             let key = (si, cell, t);
             let better = best
                 .as_ref()
