@@ -61,7 +61,25 @@ fn contacts(c: &mut Criterion) {
           Cloth(origin: (-0.8, 1.5, -0.8), size: (1.6, 1.6), resolution: (32, 32), mass: 1.0,
                 orientation: Horizontal, radius: 0.025)],
         colliders: [Ground()])";
+    // Issue 27's pile: the same two sheets with and without collisions
+    // between bodies, so the ratio is the contacts' cost.
+    let pile = |on: bool| {
+        format!(
+            "Scene(solver: (substeps: 20, body_collisions: {on}),
+            bodies: [
+              Cloth(origin: (-1.0, 0.05, -1.0), size: (2.0, 2.0), resolution: (64, 64),
+                    orientation: Horizontal, mass: 1.0, stretch_compliance: 0.0,
+                    shear_compliance: 0.0001, bend_compliance: 0.01, radius: 0.01),
+              Cloth(origin: (-0.8, 0.6, -0.8), size: (1.6, 1.6), resolution: (64, 64),
+                    orientation: Horizontal, mass: 1.0, stretch_compliance: 0.0,
+                    shear_compliance: 0.0001, bend_compliance: 0.01, radius: 0.01)],
+            colliders: [Ground(height: 0.0)])"
+        )
+    };
+    let (pile_on, pile_off) = (pile(true), pile(false));
     for (name, text) in [
+        ("two 64x64 sheets in a pile", pile_on.as_str()),
+        ("two 64x64 sheets in a pile, no collisions", pile_off.as_str()),
         ("hammock", include_str!("../scenes/hammock.ron")),
         (
             "soft_wrecking_ball",
