@@ -79,7 +79,10 @@ fn contacts(c: &mut Criterion) {
     let (pile_on, pile_off) = (pile(true), pile(false));
     for (name, text) in [
         ("two 64x64 sheets in a pile", pile_on.as_str()),
-        ("two 64x64 sheets in a pile, no collisions", pile_off.as_str()),
+        (
+            "two 64x64 sheets in a pile, no collisions",
+            pile_off.as_str(),
+        ),
         ("hammock", include_str!("../scenes/hammock.ron")),
         (
             "soft_wrecking_ball",

@@ -106,3 +106,33 @@ impl Anchors {
         }
     }
 }
+
+/// A list being gathered into fixed slots: [`List::finish`] gives how
+/// many, sorted (neighbouring particles share their listed items, so
+/// memory order reads faster), or None when they did not fit.
+pub(crate) struct List<'a> {
+    slots: &'a mut [u32],
+    n: usize,
+}
+
+impl<'a> List<'a> {
+    /// An empty list over `slots`.
+    pub fn new(slots: &'a mut [u32]) -> Self {
+        Self { slots, n: 0 }
+    }
+
+    /// Lists `item` (counted past the slots, so the overflow shows).
+    pub fn push(&mut self, item: usize) {
+        if let Some(slot) = self.slots.get_mut(self.n) {
+            *slot = item as u32;
+        }
+        self.n += 1;
+    }
+
+    /// How many were listed, sorted; None when more than the slots.
+    pub fn finish(self) -> Option<u32> {
+        let listed = self.slots.get_mut(..self.n)?;
+        listed.sort_unstable();
+        Some(self.n as u32)
+    }
+}

@@ -23,7 +23,7 @@
 
 use glam::Vec3;
 
-use super::anchors::Anchors;
+use super::anchors::{Anchors, List};
 use super::grid::Grid;
 
 /// Listed neighbours per particle.
@@ -285,23 +285,16 @@ impl ParticleContacts {
         if (0..3).any(|x| hi[x] - lo[x] > 6) {
             return UNLISTED;
         }
-        let mut n = 0;
+        let mut list = List::new(out);
         self.grid.each_in_cells(lo, hi, |j| {
             let reach = radius[pk] + radius[self.particle[j] as usize];
             let grow = reach + 2.0 * a.margin;
             if !self.may_touch(k, j, reach) || ak.distance_squared(a.at[j]) > grow * grow {
                 return;
             }
-            if n < LISTED {
-                out[n] = j as u32;
-            }
-            n += 1;
+            list.push(j);
         });
-        if n > LISTED {
-            return UNLISTED;
-        }
-        out[..n].sort_unstable();
-        n as u32
+        list.finish().unwrap_or(UNLISTED)
     }
 
     /// Whether entry `k` can touch a particle of another body: it is

@@ -25,7 +25,7 @@
 use glam::Vec3;
 
 use super::{Hit, Sheets, Touch};
-use crate::solver::anchors::Anchors;
+use crate::solver::anchors::{Anchors, List};
 
 /// Candidate slots per probe.
 pub(crate) const CAP: usize = 48;
@@ -96,7 +96,7 @@ impl Sheets {
         let c = &self.cached.anchors;
         let p0 = c.at[self.probe[k] as usize];
         let grow = self.reach + 2.0 * c.margin;
-        let mut n = 0;
+        let mut list = List::new(out);
         for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
             // The hash holds centroids of this substep: a candidate's is
             // within its circumradius (need − reach, give or take the
@@ -113,18 +113,10 @@ impl Sheets {
                 if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
                     return;
                 }
-                if n < CAP {
-                    out[n] = t as u32;
-                }
-                n += 1;
+                list.push(t);
             });
         }
-        if n > CAP {
-            return OVERFLOW;
-        }
-        // In memory order: neighbouring probes share triangles.
-        out[..n].sort_unstable();
-        n as u32
+        list.finish().unwrap_or(OVERFLOW)
     }
 
     /// [`Sheets::deepest`] among `candidates` (from [`Sheets::gather`]):
@@ -138,10 +130,7 @@ impl Sheets {
         inv_mass: &[f32],
         radius: &[f32],
     ) -> Option<(u32, Touch)> {
-        let p = self.probe[k] as usize;
-        let (from, to) = (prev(p), x(p));
-        let partners =
-            &self.partners[self.partner_start[k] as usize..self.partner_start[k + 1] as usize];
+        let (p, (from, to), partners) = self.probe_at(k, &prev, &x);
         // The walk's order: sheet, cell (x, y, z), triangle.
         type Key = (u32, [i32; 3], u32);
         let mut best: Option<(u32, Hit, Key)> = None;

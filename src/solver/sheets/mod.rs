@@ -379,10 +379,7 @@ impl Sheets {
         inv_mass: &[f32],
         radius: &[f32],
     ) -> Option<(u32, Touch)> {
-        let p = self.probe[k] as usize;
-        let (from, to) = (prev(p), x(p));
-        let partners =
-            &self.partners[self.partner_start[k] as usize..self.partner_start[k + 1] as usize];
+        let (p, (from, to), partners) = self.probe_at(k, &prev, &x);
         let mut best: Option<(u32, Hit)> = None;
         for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
             let (lo, hi) = s.walk(from, to);
@@ -402,6 +399,19 @@ impl Sheets {
                 self.moves_at(t as usize, p, h, (from, to), (&prev, &x), inv_mass),
             )
         })
+    }
+
+    /// Probe `k`'s world particle, its path this substep (positions at the
+    /// start from `prev`, now from `x`) and the particles it is joined to.
+    fn probe_at(
+        &self,
+        k: usize,
+        prev: impl Fn(usize) -> Vec3,
+        x: impl Fn(usize) -> Vec3,
+    ) -> (usize, (Vec3, Vec3), &[u32]) {
+        let p = self.probe[k] as usize;
+        let partners = self.partner_start[k] as usize..self.partner_start[k + 1] as usize;
+        (p, (prev(p), x(p)), &self.partners[partners])
     }
 
     /// The moves of particle `p` (which moved `from` → `to`) and triangle
