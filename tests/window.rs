@@ -229,6 +229,8 @@ struct State {
     rects: Vec<(String, [f32; 4])>,
     /// The strain colour scale's top (None: auto).
     strain_scale: Option<f32>,
+    /// A drawn frame's time by part (ms): solver, meshes, ui, drawing, frame.
+    budget: Option<[f32; 5]>,
 }
 
 impl State {
@@ -254,6 +256,7 @@ impl State {
             rigids: vec![],
             rects: vec![],
             strain_scale: None,
+            budget: None,
         };
         let mut expected = None;
         for line in text.lines() {
@@ -270,6 +273,13 @@ impl State {
                     s.counts = (v[0].parse().ok()?, v[1].parse().ok()?, v[2] == "true");
                 }
                 "fps" => s.fps = rest.parse().ok()?,
+                "budget" => {
+                    // solver S meshes M ui U drawing D frame F
+                    let v: Vec<f32> = (rest.split(' ').skip(1).step_by(2))
+                        .map(|x| x.parse().unwrap_or(f32::NAN))
+                        .collect();
+                    s.budget = Some([v[0], v[1], v[2], v[3], v[4]]);
+                }
                 "antialias" => s.antialias = rest == "true",
                 "plot_detail" => s.plot_detail = rest == "true",
                 "panel_scroll" => s.panel_scroll = rest.parse().ok()?,
@@ -436,6 +446,22 @@ fn the_window_opens_and_draws_a_non_blank_frame() {
         ],
     );
     app.wait_for("a few frames", |s| s.frames > 30);
+    // The frame's budget: each part measured, and the parts (one after
+    // another in a frame) within the whole frame, give or take the
+    // smoothing's lag.
+    let state = app.state().expect("a state dump");
+    let [solver, meshes, ui, drawing, frame] = state.budget.expect("a budget line");
+    println!("budget: solver {solver} meshes {meshes} ui {ui} drawing {drawing} frame {frame} ms");
+    assert!(
+        [solver, meshes, ui, drawing]
+            .iter()
+            .all(|&p| p.is_finite() && p >= 0.0)
+    );
+    assert!(solver > 0.0 && meshes > 0.0 && ui > 0.0 && frame > 0.0);
+    assert!(
+        solver + meshes + ui + drawing <= 1.25 * frame + 1.0,
+        "parts over the frame"
+    );
     let deadline = Instant::now() + Duration::from_secs(20);
     while !png.exists() {
         assert!(Instant::now() < deadline, "no screenshot");

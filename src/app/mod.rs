@@ -302,6 +302,7 @@ impl App {
             hovered: self.mouse.hovered,
             held: self.world.grabbed(),
         };
+        let meshes = Stopwatch::start();
         self.renderer
             .draw(&self.world, &self.camera, &self.display, hl);
         if let (Some(twin), Some(view)) = (&self.twin, self.right_view) {
@@ -316,12 +317,19 @@ impl App {
             );
             scenery::draw_ghost_ball(&self.camera, target, at, radius);
         }
+        let meshes_ms = meshes.ms() as f32;
+        let drawing = Stopwatch::start();
         if self.renderer.target.is_some() {
             self.smoothing.fxaa.finish();
         }
         egui_macroquad::draw();
         self.drawn_fps = self.fps_meter.tick();
         smooth(&mut self.timing.render_ms, ui_ms + t.ms() as f32);
+        let b = &mut self.timing.budget;
+        smooth(&mut b.meshes, meshes_ms);
+        smooth(&mut b.ui, ui_ms);
+        smooth(&mut b.drawing, drawing.ms() as f32);
+        smooth(&mut b.frame, frame_dt * 1e3);
     }
 }
 

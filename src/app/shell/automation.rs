@@ -84,6 +84,12 @@ impl App {
         let _ = writeln!(s, "paused {}", self.paused);
         let _ = writeln!(s, "realtime {:.3}", self.realtime);
         let _ = writeln!(s, "fps {:.1}", self.drawn_fps);
+        let b = &self.timing.budget;
+        let _ = writeln!(
+            s,
+            "budget solver {:.2} meshes {:.2} ui {:.2} drawing {:.2} frame {:.2}",
+            b.solver, b.meshes, b.ui, b.drawing, b.frame
+        );
         let _ = writeln!(s, "antialias {}", self.display.antialias);
         let _ = writeln!(s, "plot_detail {}", self.display.plot_detail);
         let _ = writeln!(s, "panel_scroll {:.1}", self.panel.scroll);

@@ -12,10 +12,26 @@ use crate::solver::World;
 /// Frame-time statistics (milliseconds), smoothed.
 #[derive(Default)]
 pub(in crate::app) struct Timing {
+    /// Per simulated frame (one `World::step`).
     pub solver_ms: f32,
     pub render_ms: f32,
+    /// Where a drawn frame's time goes: the steps it took, building the
+    /// meshes (and queueing them), egui's panels, drawing (the filter and
+    /// egui's meshes), and the whole frame (the rest is the driver's:
+    /// macroquad submits the draw calls at the end of the frame).
+    pub budget: Budget,
     /// Constraint projections per second of solver time, smoothed (0 = not measured yet).
     pub rate: f64,
+}
+
+/// A drawn frame's time by part (ms, smoothed); see [`Timing::budget`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::app) struct Budget {
+    pub solver: f32,
+    pub meshes: f32,
+    pub ui: f32,
+    pub drawing: f32,
+    pub frame: f32,
 }
 
 impl Timing {
@@ -41,6 +57,7 @@ impl App {
     pub(in crate::app) fn simulate(&mut self, frame_dt: f32) {
         if self.paused {
             self.accumulator = 0.0;
+            smooth(&mut self.timing.budget.solver, 0.0);
             // The world stays frozen, but a held particle follows the
             // cursor, so the rope can be posed before pressing Space.
             if self.world.grabbed().is_some() {
@@ -73,6 +90,7 @@ impl App {
         if self.paced.1 > 0.0 {
             self.realtime = (self.paced.0 / self.paced.1).min(1.0);
         }
+        smooth(&mut self.timing.budget.solver, (t.seconds() * 1e3) as f32);
         if steps > 0 {
             let per_step = t.seconds() / steps as f64;
             smooth(&mut self.timing.solver_ms, (per_step * 1e3) as f32);

@@ -37,6 +37,22 @@ impl Section for StatsSection {
                 format!("{:.2} ms/frame", app.timing.render_ms),
                 "time to build and draw the meshes and panels",
             );
+            let b = &app.timing.budget;
+            row(
+                "frame",
+                format!(
+                    "{:.1} = {:.1} + {:.1} + {:.1} + {:.1} + {:.1} ms",
+                    b.frame,
+                    b.solver,
+                    b.meshes,
+                    b.ui,
+                    b.drawing,
+                    (b.frame - b.solver - b.meshes - b.ui - b.drawing).max(0.0)
+                ),
+                "a drawn frame's time: the solver's steps + building the meshes + the \
+                 panels + drawing them + the rest (the driver, which gets the draw calls \
+                 at the frame's end, and waiting for the screen)",
+            );
             row("particles", w.live_particles().to_string(), "");
             row(
                 "constraints",
