@@ -162,8 +162,10 @@ impl RawSheets {
     /// Called by every thread of the team, between barriers as written.
     pub unsafe fn find(self, p: RawParticles, team: &Team) {
         // SAFETY: positions are final for this phase (every thread is past
-        // the barrier below); thread 0 alone builds the hash and gathers
-        // while the others wait; each thread writes only its own probes.
+        // the barrier below); each thread writes only its share of the
+        // triangles' shapes, then of the probes (their results and
+        // candidate slots); thread 0 alone builds the hash, marks the
+        // wanted triangles and gathers while the others wait at a barrier.
         unsafe {
             let (prev, delta) = (p.prev.slice(), p.delta.slice());
             let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
