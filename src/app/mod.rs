@@ -287,7 +287,6 @@ impl App {
         self.update_stats();
         self.pick_strain_scale();
 
-        let t = Stopwatch::start();
         if let Some(news) = self.smoothing.trial(frame_dt, &mut self.display) {
             self.status = news;
         }
@@ -324,7 +323,6 @@ impl App {
         }
         egui_macroquad::draw();
         self.drawn_fps = self.fps_meter.tick();
-        smooth(&mut self.timing.render_ms, ui_ms + t.ms() as f32);
         let b = &mut self.timing.budget;
         smooth(&mut b.meshes, meshes_ms);
         smooth(&mut b.ui, ui_ms);

@@ -107,6 +107,10 @@ impl Anchors {
     }
 }
 
+/// A particle whose list did not fit its slots (or was not gathered): it
+/// searches the hash.
+pub(crate) const UNLISTED: u32 = u32::MAX;
+
 /// A list being gathered into fixed slots: [`List::finish`] gives how
 /// many, sorted (neighbouring particles share their listed items, so
 /// memory order reads faster), or None when they did not fit.

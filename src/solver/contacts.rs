@@ -23,14 +23,11 @@
 
 use glam::Vec3;
 
-use super::anchors::{Anchors, List};
+use super::anchors::{Anchors, List, UNLISTED};
 use super::grid::Grid;
 
 /// Listed neighbours per particle.
 pub(crate) const LISTED: usize = 24;
-
-/// A particle whose neighbours did not fit its list: it walks the hash.
-pub(crate) const UNLISTED: u32 = u32::MAX;
 
 /// The most pushes a particle adds up from its list in the walk's order;
 /// a particle with more walks the hash.

@@ -90,7 +90,7 @@ impl Probe {
             self.dragged_px,
             fps,
             app.timing.solver_ms,
-            app.timing.render_ms
+            app.timing.budget.render()
         )
     }
 }

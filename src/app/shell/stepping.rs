@@ -14,7 +14,6 @@ use crate::solver::World;
 pub(in crate::app) struct Timing {
     /// Per simulated frame (one `World::step`).
     pub solver_ms: f32,
-    pub render_ms: f32,
     /// Where a drawn frame's time goes: the steps it took, building the
     /// meshes (and queueing them), egui's panels, drawing (the filter and
     /// egui's meshes), and the whole frame (the rest is the driver's:
@@ -32,6 +31,13 @@ pub(in crate::app) struct Budget {
     pub ui: f32,
     pub drawing: f32,
     pub frame: f32,
+}
+
+impl Budget {
+    /// Building, queueing and drawing the meshes and panels (ms).
+    pub fn render(&self) -> f32 {
+        self.meshes + self.ui + self.drawing
+    }
 }
 
 impl Timing {

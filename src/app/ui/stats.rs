@@ -34,7 +34,7 @@ impl Section for StatsSection {
             );
             row(
                 "render",
-                format!("{:.2} ms/frame", app.timing.render_ms),
+                format!("{:.2} ms/frame", app.timing.budget.render()),
                 "time to build and draw the meshes and panels",
             );
             let b = &app.timing.budget;

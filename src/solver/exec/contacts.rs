@@ -10,8 +10,60 @@ use glam::{Vec3, Vec4};
 use super::pool::Team;
 use super::shared::Shared;
 use super::step::RawParticles;
-use crate::solver::contacts::{LISTED, ParticleContacts, UNLISTED};
-use crate::solver::sheets::{CAP, NONE, OVERFLOW, Shape, Sheets};
+use crate::solver::anchors::{Anchors, UNLISTED};
+use crate::solver::contacts::{LISTED, ParticleContacts};
+use crate::solver::sheets::{CAP, NONE, Shape, Sheets};
+
+/// Lists kept across substeps (`solver::anchors`), one per particle:
+/// `width` slots each, and how many are in use or [`UNLISTED`].
+#[derive(Clone, Copy, Debug)]
+struct RawLists {
+    slots: Shared<u32>,
+    used: Shared<u32>,
+    width: usize,
+}
+
+impl RawLists {
+    fn new(slots: &mut [u32], used: &mut [u32], width: usize) -> Self {
+        assert_eq!(
+            slots.len(),
+            width * used.len(),
+            "a list's slots per particle"
+        );
+        Self {
+            slots: Shared::new(slots),
+            used: Shared::new(used),
+            width,
+        }
+    }
+
+    /// Particle `k`'s list this substep: gathered afresh by `gather`
+    /// (which fills the slots it is given and says how many) when the
+    /// anchors say so; None when it searches the hash instead.
+    ///
+    /// # Safety
+    /// `k` is the calling thread's, and no other thread touches its list.
+    unsafe fn of<'a>(
+        self,
+        k: usize,
+        anchors: &Anchors,
+        gather: impl FnOnce(&mut [u32]) -> u32,
+    ) -> Option<&'a [u32]> {
+        let start = k * self.width;
+        // SAFETY: the caller's contract: list `k` is this thread's alone.
+        unsafe {
+            if anchors.regather {
+                let used = gather(self.slots.part_mut(start..start + self.width));
+                self.used.set(k, used);
+            }
+            match self.used.get(k) {
+                UNLISTED => None,
+                _ if !anchors.listing => None,
+                used => Some(self.slots.part(start..start + used as usize)),
+            }
+        }
+    }
+}
 
 /// The particle-contact data for one step; None when no particle takes
 /// part in contacts.
@@ -23,9 +75,8 @@ pub(crate) struct RawContacts {
     entry_of: Shared<u32>,
     pos: Shared<Vec3>,
     correction: Shared<Vec3>,
-    /// Each entry's list slots and how many are listed.
-    lists: Shared<u32>,
-    listed: Shared<u32>,
+    /// Each entry's neighbour list.
+    lists: RawLists,
 }
 
 impl RawContacts {
@@ -37,10 +88,9 @@ impl RawContacts {
         assert_eq!(sc.entry_of.len(), particles, "contacts fit the world");
         let len = sc.particle.len();
         assert!(sc.pos.len() == len && sc.correction.len() == len);
-        assert!(sc.lists.len() == LISTED * len && sc.listed.len() == len);
+        assert_eq!(sc.listed.len(), len);
         Some(Self {
-            lists: Shared::new(&mut sc.lists),
-            listed: Shared::new(&mut sc.listed),
+            lists: RawLists::new(&mut sc.lists, &mut sc.listed, LISTED),
             particle: Shared::new(&mut sc.particle),
             entry_of: Shared::new(&mut sc.entry_of),
             pos: Shared::new(&mut sc.pos),
@@ -72,24 +122,12 @@ impl RawContacts {
             team.sync();
             let all = self.all.get_ref(0);
             let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
-            let (regather, listing) = (all.anchors.regather, all.anchors.listing);
             for k in team.share(len) {
-                let slots = k * LISTED..(k + 1) * LISTED;
-                if regather {
-                    let used = all.gather(k, self.lists.part_mut(slots.clone()), inv_mass, radius);
-                    self.listed.set(k, used);
-                }
-                let used = if listing {
-                    self.listed.get(k)
-                } else {
-                    UNLISTED
-                };
-                let push = match used {
-                    UNLISTED => all.push_of(k, inv_mass, radius),
-                    used => {
-                        let list = self.lists.part(slots.start..slots.start + used as usize);
-                        all.push_among(k, list, inv_mass, radius)
-                    }
+                let list =
+                    (self.lists).of(k, &all.anchors, |out| all.gather(k, out, inv_mass, radius));
+                let push = match list {
+                    None => all.push_of(k, inv_mass, radius),
+                    Some(list) => all.push_among(k, list, inv_mass, radius),
                 };
                 self.correction.set(k, push);
             }
@@ -125,9 +163,8 @@ pub(crate) struct RawSheets {
     hit: Shared<u32>,
     corner_push: Shared<[Vec3; 3]>,
     gathered: Shared<Vec4>,
-    /// Each probe's candidate slots and their count (`sheets::cached`).
-    slots: Shared<u32>,
-    slots_used: Shared<u32>,
+    /// Each probe's candidate triangles (`sheets::cached`).
+    candidates: RawLists,
     /// Each triangle's shape this substep.
     shapes: Shared<Shape>,
 }
@@ -140,12 +177,10 @@ impl RawSheets {
         }
         assert!(sh.push.len() == sh.probe.len() && sh.hit.len() == sh.probe.len());
         assert_eq!(sh.corner_push.len(), sh.probe.len());
-        assert!(sh.cached.slots.len() == CAP * sh.probe.len());
-        assert!(sh.cached.len.len() == sh.probe.len());
+        assert_eq!(sh.cached.len.len(), sh.probe.len());
         Some(Self {
             shapes: Shared::new(&mut sh.shapes),
-            slots: Shared::new(&mut sh.cached.slots),
-            slots_used: Shared::new(&mut sh.cached.len),
+            candidates: RawLists::new(&mut sh.cached.slots, &mut sh.cached.len, CAP),
             probe_of: Shared::new(&mut sh.probe_of),
             push: Shared::new(&mut sh.push),
             hit: Shared::new(&mut sh.hit),
@@ -184,24 +219,12 @@ impl RawSheets {
             }
             team.sync();
             let all = self.all.get_ref(0);
-            let (regather, listing) = (all.cached.anchors.regather, all.cached.anchors.listing);
+            let regather = all.cached.anchors.regather;
             for k in team.share(self.push.len()) {
-                let slots = k * CAP..(k + 1) * CAP;
-                if regather {
-                    let used = all.gather(k, self.slots.part_mut(slots.clone()));
-                    self.slots_used.set(k, used);
-                }
-                let used = if listing {
-                    self.slots_used.get(k)
-                } else {
-                    OVERFLOW
-                };
-                let found = match used {
-                    OVERFLOW => all.deepest(k, from, x, inv_mass, radius),
-                    used => {
-                        let candidates = self.slots.part(slots.start..slots.start + used as usize);
-                        all.deepest_among(k, candidates, from, x, inv_mass, radius)
-                    }
+                let list = (self.candidates).of(k, &all.cached.anchors, |out| all.gather(k, out));
+                let found = match list {
+                    None => all.deepest(k, from, x, inv_mass, radius),
+                    Some(list) => all.deepest_among(k, list, from, x, inv_mass, radius),
                 };
                 let (t, push, corners) = match found {
                     Some((t, c)) => (t, c.push, c.corners),

@@ -25,13 +25,10 @@
 use glam::Vec3;
 
 use super::{Hit, Sheets, Touch};
-use crate::solver::anchors::{Anchors, List};
+use crate::solver::anchors::{Anchors, List, UNLISTED};
 
 /// Candidate slots per probe.
 pub(crate) const CAP: usize = 48;
-
-/// A probe whose candidates did not fit: it searches the hash.
-pub(crate) const OVERFLOW: u32 = u32::MAX;
 
 /// The least margin, as a share of the contact distance.
 const LEAST: f32 = 0.1;
@@ -49,7 +46,7 @@ const WIDEST: i32 = 12;
 pub(crate) struct Candidates {
     /// Per probe, [`CAP`] slots of triangle indices.
     pub slots: Vec<u32>,
-    /// Per probe: how many slots hold candidates, or [`OVERFLOW`].
+    /// Per probe: how many slots hold candidates, or [`UNLISTED`].
     pub len: Vec<u32>,
     /// The particles that are probes or triangle corners.
     tracked: Vec<u32>,
@@ -67,7 +64,7 @@ impl Candidates {
         }
         Self {
             slots: vec![0; probe.len() * CAP],
-            len: vec![OVERFLOW; probe.len()],
+            len: vec![UNLISTED; probe.len()],
             tracked: (0..particles as u32)
                 .filter(|&i| seen[i as usize])
                 .collect(),
@@ -78,7 +75,7 @@ impl Candidates {
     /// Keeps candidates (on) or has every probe search the hash (off).
     pub fn set_enabled(&mut self, on: bool) {
         self.anchors.set_enabled(on);
-        self.len.fill(OVERFLOW);
+        self.len.fill(UNLISTED);
     }
 
     /// Whether the lists still hold this substep (see `solver::anchors`);
@@ -91,7 +88,7 @@ impl Candidates {
 
 impl Sheets {
     /// Gathers probe `k`'s candidates into `out` ([`CAP`] slots): how many,
-    /// or [`OVERFLOW`].
+    /// or [`UNLISTED`].
     pub fn gather(&self, k: usize, out: &mut [u32]) -> u32 {
         let c = &self.cached.anchors;
         let p0 = c.at[self.probe[k] as usize];
@@ -104,7 +101,7 @@ impl Sheets {
             let r = s.need + 2.0 * c.margin + 3.0 * c.step;
             let (lo, hi) = (s.grid.cell_at(p0 - r), s.grid.cell_at(p0 + r));
             if (0..3).any(|a| hi[a] - lo[a] > WIDEST) {
-                return OVERFLOW;
+                return UNLISTED;
             }
             s.grid.each_in_cells(lo, hi, |t| {
                 let t = s.first + t;
@@ -116,7 +113,7 @@ impl Sheets {
                 list.push(t);
             });
         }
-        list.finish().unwrap_or(OVERFLOW)
+        list.finish().unwrap_or(UNLISTED)
     }
 
     /// [`Sheets::deepest`] among `candidates` (from [`Sheets::gather`]):

@@ -42,7 +42,7 @@ use glam::{Vec3, Vec4};
 
 use super::grid::Grid;
 use super::point_triangle::{Face, Hit, Touch, hit, moves};
-pub(crate) use cached::{CAP, Candidates, OVERFLOW};
+pub(crate) use cached::{CAP, Candidates};
 
 /// No triangle.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -356,7 +356,7 @@ impl Sheets {
     /// has as a candidate (all, when a probe searches the hash).
     pub fn mark_wanted(&mut self) {
         let c = &self.cached;
-        self.all_wanted = c.len.contains(&cached::OVERFLOW);
+        self.all_wanted = c.len.contains(&super::anchors::UNLISTED);
         if self.all_wanted {
             return;
         }
