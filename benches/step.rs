@@ -2,7 +2,8 @@
 //! same number of particles, N = 32 … 256, sequential and on all cores.
 //! `catenary bench` is the quick command-line version of the cloth case.
 //! Then one frame of scenes with collisions between bodies, taken after a
-//! second of motion so the bodies touch.
+//! second of motion so the bodies touch. Then a balloon's frame with and
+//! without its dihedral hinges.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -102,5 +103,32 @@ fn contacts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, contacts);
+/// One frame of a level-3 balloon (1,920 dihedral hinges) on one thread,
+/// with and without its hinges, so the difference is the hinges' cost.
+fn hinges(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hinges frame");
+    group.sample_size(20);
+    for (name, bend) in [
+        ("balloon, 1920 hinges", "0.01"),
+        ("balloon, no hinges", "None"),
+    ] {
+        let text = format!(
+            "Scene(solver: (substeps: 20, air_drag: 0.4), bodies: [
+               Balloon(center: (0.0, 0.5, 0.0), sphere_radius: 0.3, subdivisions: 3, mass: 0.05,
+                       stretch_compliance: 0.001, bend_compliance: {bend}, radius: 0.015)],
+             colliders: [Ground()])"
+        );
+        let mut world = scene::parse(&text, std::path::Path::new(name))
+            .unwrap()
+            .build();
+        world.set_threads(1);
+        for _ in 0..30 {
+            world.step();
+        }
+        group.bench_function(name, |b| b.iter(|| world.step()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frames, contacts, hinges);
 criterion_main!(benches);

@@ -232,6 +232,23 @@ fn a_quad_on_a_particle_the_world_lacks_is_refused_where_it_is_added() {
     );
 }
 
+/// A quad naming one particle twice has no shape, and hinges in SIMD
+/// lanes write each corner once: refused where it is added.
+#[test]
+#[should_panic(
+    expected = "World::add_quad: the corners [0, 1, 0, 2] are not four different particles"
+)]
+fn a_quad_naming_one_particle_twice_is_refused_where_it_is_added() {
+    let mut w = a_rope();
+    w.add_quad(
+        catenary::solver::QuadKind::Dihedral,
+        [0, 1, 0, 2],
+        0.0,
+        0.0,
+        0,
+    );
+}
+
 /// Issue 22's second program segfaulted: positions pushed past the other
 /// tables were read as particles. The tables are private now (a
 /// `compile_fail` doctest on `Particles` shows the push no longer

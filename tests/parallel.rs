@@ -111,6 +111,29 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
 }
 
 #[test]
+fn hinges_in_simd_lanes_give_the_bits_of_hinges_projected_one_by_one() {
+    // Balloons and dihedral cloth: eight hinges of a colour share an AVX
+    // register where the CPU has one; the thread split moves which hinges
+    // share one and which go alone, so both must be the same bits.
+    for (name, w) in [
+        ("balloon_on_string", scene_world("balloon_on_string.ron")),
+        ("cloth_dihedral", scene_world("cloth_dihedral.ron")),
+        ("every new kind at once", every_new_kind()),
+    ] {
+        assert!(w.quads.count(catenary::solver::QuadKind::Dihedral) > 100);
+        let lanes = run(w.clone(), 1, 90);
+        let mut alone = w;
+        alone.set_simd(false);
+        let alone = run(alone, 2, 90);
+        assert!(
+            lanes.particles.pos() == alone.particles.pos(),
+            "{name}: lanes and one by one differ"
+        );
+        assert!(lanes.particles.vel() == alone.particles.vel(), "{name}");
+    }
+}
+
+#[test]
 fn a_cloth_grid_needs_at_most_12_colours() {
     for n in [4, 17, 64] {
         let w = bench_cloth(n, 20).unwrap().build();

@@ -70,13 +70,19 @@ impl World {
         body: usize,
     ) {
         self.check_particles("World::add_quad", &p);
+        // A corner named twice has no shape, and the SIMD lanes, which
+        // write each corner once, would drop one of its moves.
+        assert!(
+            (0..4).all(|i| (i + 1..4).all(|j| p[i] != p[j])),
+            "World::add_quad: the corners {p:?} are not four different particles"
+        );
         let colour = self.constraints.free_colour(&p);
         assert!(
             colour < MAX_COLOURS,
             "a particle in more than {MAX_COLOURS} colours of constraints"
         );
         self.constraints.mark_colour(&p, colour, true);
-        let size = super::dihedral::span(p.map(|i| self.particles.pos[i].as_dvec3())) as f32;
+        let size = super::dihedral::span(p.map(|i| self.particles.pos[i].into()));
         self.quads
             .push(colour, kind, p, (rest, size, shape), compliance, body);
     }

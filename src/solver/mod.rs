@@ -54,6 +54,7 @@ pub mod neo_hookean;
 mod particles;
 mod point_triangle;
 mod quads;
+mod real;
 pub mod rigid;
 mod rod_direct;
 mod rod_material;

@@ -1,7 +1,7 @@
 //! Constraints on four particles, of every kind, in one coloured store.
 //!
 //! A kind is a module with one verb, `constraint(x, rest) → (C, ∇C)` on the
-//! four positions in f64: [`super::dihedral`] (C = θ − θ₀, the bending
+//! four positions: [`super::dihedral`] (C = θ − θ₀, the bending
 //! angle between two triangles) and [`super::tetra`] (C = V − V₀, a
 //! tetrahedron's volume). [`project`] is the XPBD skeleton shared by both:
 //!
@@ -19,7 +19,7 @@
 //! phase, each split among the threads: bit-identical for any thread
 //! count.
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec3, Vec3A};
 
 /// What a four-particle constraint holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,6 +125,11 @@ impl Quads {
             self.shape.push(Vec::new());
             self.body.push(Vec::new());
         }
+        // A hinge's kernel wraps θ − θ₀ by one turn: θ₀ in [−π, π].
+        let rest = match kind {
+            QuadKind::Dihedral => super::dihedral::wrap(rest),
+            _ => rest,
+        };
         self.idx[colour].push(p.map(|i| i as u32));
         self.kind[colour].push(kind);
         self.rest[colour].push(rest);
@@ -219,19 +224,36 @@ impl Quads {
 /// value, its size (m) and, for the neo-Hookean kinds, D_m⁻¹.
 pub(crate) type Rest<'a> = (f32, f32, &'a [f32; 9]);
 
-/// The constraint value and gradient of a `kind` constraint on `x`.
-#[inline]
+/// The constraint value and gradient of a `kind` constraint on `x`: the
+/// hinge in f32 (see [`super::dihedral`]), the volumes in f64 (a
+/// tetrahedron's volume and det F are small differences of large
+/// products) and rounded to f32 for the skeleton, as the moves are.
+#[inline(always)]
 fn constraint(
     kind: QuadKind,
-    x: [DVec3; 4],
+    x: [Vec3A; 4],
     (rest, size, shape): Rest,
-) -> Option<(f64, [DVec3; 4])> {
+) -> Option<(f32, [Vec3A; 4])> {
+    let wide = || x.map(|p| Vec3::from(p).as_dvec3());
+    let narrow = |(c, g): (f64, [DVec3; 4])| (c as f32, g.map(|g| g.as_vec3().into()));
     match kind {
-        QuadKind::Dihedral => super::dihedral::constraint(x, rest, size),
-        QuadKind::Volume => super::tetra::constraint(x, rest),
-        QuadKind::Deviatoric => super::neo_hookean::deviatoric(x, shape, rest),
-        QuadKind::Hydrostatic => Some(super::neo_hookean::hydrostatic(x, shape, rest)),
+        QuadKind::Dihedral => {
+            let (c, a) = super::dihedral::constraint(x.map(|p| p.to_array()), rest, size);
+            a.ok.then(|| (c, a.grad.map(Vec3A::from_array)))
+        }
+        QuadKind::Volume => super::tetra::constraint(wide(), rest).map(narrow),
+        QuadKind::Deviatoric => super::neo_hookean::deviatoric(wide(), shape, rest).map(narrow),
+        QuadKind::Hydrostatic => Some(narrow(super::neo_hookean::hydrostatic(wide(), shape, rest))),
     }
+}
+
+/// Σ wᵢ|∇ᵢC|², the constraint's inverse effective mass.
+#[inline(always)]
+fn weight(w: [f32; 4], grad: &[Vec3A; 4]) -> f32 {
+    w[0] * grad[0].length_squared()
+        + w[1] * grad[1].length_squared()
+        + w[2] * grad[2].length_squared()
+        + w[3] * grad[3].length_squared()
 }
 
 /// The velocity changes of the dashpot β along a `kind` constraint on
@@ -241,47 +263,51 @@ fn constraint(
 #[inline]
 pub(crate) fn damp(
     kind: QuadKind,
-    x: [Vec3; 4],
-    v: [Vec3; 4],
+    x: [Vec3A; 4],
+    v: [Vec3A; 4],
     w: [f32; 4],
     rest: Rest,
     beta_h: f32,
-) -> Option<[Vec3; 4]> {
-    let (_, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
-    let rate: f64 = (0..4).map(|i| grad[i].dot(v[i].as_dvec3())).sum();
-    let stiff: f64 = (0..4).map(|i| w[i] as f64 * grad[i].length_squared()).sum();
-    let beta_h = beta_h as f64;
-    let p = -rate * beta_h / (1.0 + beta_h * stiff);
+) -> Option<[Vec3A; 4]> {
+    let (_, grad) = constraint(kind, x, rest)?;
+    let rate = grad[0].dot(v[0]) + grad[1].dot(v[1]) + grad[2].dot(v[2]) + grad[3].dot(v[3]);
+    let p = -rate * beta_h / (1.0 + beta_h * weight(w, &grad));
     p.is_finite()
-        .then(|| std::array::from_fn(|i| (grad[i] * (w[i] as f64 * p)).as_vec3()))
+        .then(|| std::array::from_fn(|i| grad[i] * (w[i] * p)))
 }
 
 /// One projection of a `kind` constraint on the current positions `x`
 /// with inverse masses `w`: returns the moves to add, or None when
 /// skipped. `alpha_t` = α/h²; `lambda` is updated.
-#[inline]
+#[inline(always)]
 pub(crate) fn project(
     kind: QuadKind,
-    x: [Vec3; 4],
+    x: [Vec3A; 4],
     w: [f32; 4],
     rest: Rest,
     alpha_t: f32,
     k: f32,
     lambda: &mut f32,
-) -> Option<[Vec3; 4]> {
-    let (c, grad) = constraint(kind, x.map(|p| p.as_dvec3()), rest)?;
-    let denom: f64 = (0..4)
-        .map(|i| w[i] as f64 * grad[i].length_squared())
-        .sum::<f64>()
-        + alpha_t as f64;
+) -> Option<[Vec3A; 4]> {
+    if kind == QuadKind::Dihedral {
+        // The hinge's own kernel, the one its SIMD lanes run.
+        let (rest, size, _) = rest;
+        let x = x.map(|p| p.to_array());
+        let (dl, moves) = super::dihedral::project(x, w, (rest, size), alpha_t, k, *lambda);
+        *lambda += dl;
+        return Some(moves.map(Vec3A::from_array));
+    }
+    let (c, grad) = constraint(kind, x, rest)?;
+    let denom = weight(w, &grad) + alpha_t;
     if !(denom > 0.0 && denom.is_finite()) {
         return None;
     }
-    let dl = (-(k as f64) * c - alpha_t as f64 * *lambda as f64) / denom;
-    *lambda += dl as f32;
-    Some(std::array::from_fn(|i| {
-        (grad[i] * (w[i] as f64 * dl)).as_vec3()
-    }))
+    let dl = (-k * c - alpha_t * *lambda) / denom;
+    if !dl.is_finite() {
+        return None;
+    }
+    *lambda += dl;
+    Some(std::array::from_fn(|i| grad[i] * (w[i] * dl)))
 }
 
 #[cfg(test)]
@@ -298,16 +324,16 @@ mod tests {
             } else {
                 QuadKind::Volume
             };
-            let x: [Vec3; 4] = std::array::from_fn(|_| Vec3::new(rnd(), rnd(), rnd()));
+            let x: [Vec3A; 4] = std::array::from_fn(|_| Vec3A::new(rnd(), rnd(), rnd()));
             // The fourth corner pinned: at rest, w = 0.
             let w: [f32; 4] = std::array::from_fn(|k| if k == 3 { 0.0 } else { 1.0 + rnd() });
-            let v: [Vec3; 4] =
-                std::array::from_fn(|k| Vec3::new(rnd(), rnd(), rnd()) * 10.0 * w[k].min(1.0));
+            let v: [Vec3A; 4] =
+                std::array::from_fn(|k| Vec3A::new(rnd(), rnd(), rnd()) * 10.0 * w[k].min(1.0));
             let beta_h = 10f32.powf(6.0 * rnd());
             let Some(dv) = damp(kind, x, v, w, (0.0, 10.0, &[0.0; 9]), beta_h) else {
                 continue;
             };
-            let ke = |v: [Vec3; 4]| -> f64 {
+            let ke = |v: [Vec3A; 4]| -> f64 {
                 (0..4)
                     .filter(|&k| w[k] > 0.0)
                     .map(|k| 0.5 * v[k].length_squared() as f64 / w[k] as f64)

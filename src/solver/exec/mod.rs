@@ -78,6 +78,9 @@ pub(crate) fn step_frame(world: &mut World) {
         b.simd = !world.scalar;
     }
     RawQuads::of(&mut world.quads, &mut world.raw_quads);
+    for q in &mut world.raw_quads {
+        q.simd = !world.scalar;
+    }
     world.contacts.fit(world.particles.len());
     world.sheets.fit(world.particles.len());
     world.sheets.forget_torn(world.constraints.broken());

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+use glam::{Vec3, Vec3A};
+
 use super::kinds::{Coloured, Ctx};
 use super::shared::Shared;
 use super::step::kinetic_drop;
@@ -23,6 +25,9 @@ pub(crate) struct RawQuads {
     pub compliance: Shared<f32>,
     pub lambda: Shared<f32>,
     pub len: usize,
+    /// Project hinges eight at a time in SIMD lanes when the CPU can
+    /// (`World::set_simd`; results are the same bits).
+    pub simd: bool,
 }
 
 impl RawQuads {
@@ -39,7 +44,43 @@ impl RawQuads {
                 shape: Shared::new(&mut quads.shape[c]),
                 compliance: Shared::new(&mut quads.compliance[c]),
                 lambda: Shared::new(&mut quads.lambda[c]),
+                simd: true,
             });
+        }
+    }
+}
+
+impl RawQuads {
+    /// Projects quad `c` alone (λ reset first when `first`).
+    ///
+    /// # Safety
+    /// `c` is in the colour; no other thread touches it or its particles.
+    #[inline(always)]
+    pub(crate) unsafe fn project_one(&self, c: usize, ctx: &Ctx, first: bool) {
+        let (p, h) = (ctx.p, ctx.h);
+        // SAFETY: constraint `c` and its four particles are this thread's.
+        unsafe {
+            let lambda = self.lambda.at(c);
+            if first {
+                *lambda = 0.0;
+            }
+            let idx = self.idx.get(c).map(|i| i as usize);
+            let (prev, delta) = (idx.map(|i| p.prev.get(i)), idx.map(|i| p.delta.get(i)));
+            let x = std::array::from_fn(|k| Vec3A::from(prev[k] + delta[k]));
+            let w = prev.map(|p| p.w);
+            let alpha_t = if ctx.xpbd {
+                self.compliance.get(c) / (h * h)
+            } else {
+                0.0
+            };
+            let kind = self.kind.get(c);
+            let value = kind.rest_in(ctx.xpbd, self.rest.get(c));
+            let rest = (value, self.size.get(c), self.shape.get_ref(c));
+            if let Some(moves) = project(kind, x, w, rest, alpha_t, ctx.k, lambda) {
+                for (i, m) in idx.into_iter().zip(moves) {
+                    *p.delta.at(i) += m.extend(0.0);
+                }
+            }
         }
     }
 }
@@ -57,34 +98,22 @@ impl Coloured for QuadColours<'_> {
     }
 
     /// Projects quads `range` of the colour (λ reset first on the
-    /// substep's first pass).
+    /// substep's first pass): runs of eight hinges in AVX lanes where the
+    /// CPU has it, every other one alone, with the same bits either way
+    /// (the hinge's kernel is written once, see `solver::real`).
     #[inline(never)]
     unsafe fn project(&self, colour: usize, range: Range<usize>, ctx: &Ctx, first: bool) {
-        let (p, d, h) = (ctx.p, &self.0[colour], ctx.h);
+        let d = &self.0[colour];
+        #[cfg(target_arch = "x86_64")]
+        if d.simd && std::is_x86_feature_detected!("avx") {
+            // SAFETY: the caller's contract: `range` is this thread's, and
+            // a colour's constraints share no particle; the CPU has AVX.
+            unsafe { super::simd::project_hinges8(d, range, ctx, first) };
+            return;
+        }
         for c in range {
-            // SAFETY: constraint `c` and its four particles are this thread's.
-            unsafe {
-                let lambda = d.lambda.at(c);
-                if first {
-                    *lambda = 0.0;
-                }
-                let idx = d.idx.get(c).map(|i| i as usize);
-                let x = idx.map(|i| (p.prev.get(i) + p.delta.get(i)).truncate());
-                let w = idx.map(|i| p.inv_mass.get(i));
-                let alpha_t = if ctx.xpbd {
-                    d.compliance.get(c) / (h * h)
-                } else {
-                    0.0
-                };
-                let kind = d.kind.get(c);
-                let value = kind.rest_in(ctx.xpbd, d.rest.get(c));
-                let rest = (value, d.size.get(c), d.shape.get_ref(c));
-                if let Some(moves) = project(kind, x, w, rest, alpha_t, ctx.k, lambda) {
-                    for (i, m) in idx.into_iter().zip(moves) {
-                        *p.delta.at(i) += m.extend(0.0);
-                    }
-                }
-            }
+            // SAFETY: the caller's contract, one constraint at a time.
+            unsafe { d.project_one(c, ctx, first) };
         }
     }
 
@@ -96,8 +125,8 @@ impl Coloured for QuadColours<'_> {
             // SAFETY: constraint `c` and its four particles are this thread's.
             unsafe {
                 let idx = d.idx.get(c).map(|i| i as usize);
-                let x = idx.map(|i| p.pos.get(i));
-                let v = idx.map(|i| p.vel.get(i));
+                let x = idx.map(|i| Vec3A::from(p.pos.get(i)));
+                let v = idx.map(|i| Vec3A::from(p.vel.get(i)));
                 let w = idx.map(|i| p.inv_mass.get(i));
                 let rest = (d.rest.get(c), d.size.get(c), d.shape.get_ref(c));
                 let Some(dv) = damp(d.kind.get(c), x, v, w, rest, beta_h) else {
@@ -105,9 +134,9 @@ impl Coloured for QuadColours<'_> {
                 };
                 for k in 0..4 {
                     if w[k] > 0.0 {
-                        let after = v[k] + dv[k];
+                        let (before, after) = (Vec3::from(v[k]), Vec3::from(v[k] + dv[k]));
                         p.vel.set(idx[k], after);
-                        p.lost.at(idx[k])[losses::DAMPING] += kinetic_drop(w[k], v[k], after);
+                        p.lost.at(idx[k])[losses::DAMPING] += kinetic_drop(w[k], before, after);
                     }
                 }
             }

@@ -8,13 +8,23 @@
 //! the same order (IEEE sqrt and division, no fused multiply-add), then
 //! transpose back and scatter. Per-constraint columns load contiguously.
 //! The update is written once, generic over the register type.
+//!
+//! Dihedral hinges go eight at a time through AVX the same way, their
+//! kernel written once on [`Real`] (`solver::dihedral::project`) for
+//! lanes and for one hinge alone.
 
 use std::arch::x86_64::*;
+use std::ops::Range;
 use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use glam::Vec4;
 
+use super::kinds::Ctx;
 use super::links::{RawBatch, RawState};
+use super::quads::RawQuads;
+use crate::solver::dihedral;
+use crate::solver::quads::QuadKind;
+use crate::solver::real::Real;
 
 /// A register of `N` f32 lanes.
 trait Lanes:
@@ -357,4 +367,127 @@ pub(crate) unsafe fn project8<const FIRST: bool, const SLACK: bool>(
         i += 8;
     }
     i
+}
+
+impl Real for Avx {
+    type Mask = Avx;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        <Avx as Lanes>::splat(x)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        <Avx as Lanes>::sqrt(self)
+    }
+    #[inline(always)]
+    fn gt(self, other: Self) -> Avx {
+        <Avx as Lanes>::gt(self, other)
+    }
+    #[inline(always)]
+    fn both(a: Avx, b: Avx) -> Avx {
+        a & b
+    }
+    #[inline(always)]
+    fn select(mask: Avx, yes: Self, no: Self) -> Self {
+        // SAFETY: an Avx value exists only where the CPU has AVX; a mask
+        // lane is all ones or all zeros, so the blend picks whole lanes.
+        unsafe { Avx(_mm256_blendv_ps(no.0, yes.0, mask.0)) }
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        <Avx as Lanes>::abs(self)
+    }
+    #[inline(always)]
+    fn copysign(self, sign: Self) -> Self {
+        // SAFETY: as for `select`.
+        unsafe {
+            let bit = _mm256_set1_ps(-0.0);
+            let magnitude = _mm256_andnot_ps(bit, self.0);
+            Avx(_mm256_or_ps(magnitude, _mm256_and_ps(bit, sign.0)))
+        }
+    }
+}
+
+/// Quads `range` of colour `d`: each run of eight hinges in AVX lanes,
+/// every other quad alone with [`RawQuads::project_one`] — the same
+/// kernel, [`dihedral::project`], so the same bits either way.
+///
+/// # Safety
+/// As for [`RawQuads::project_one`] for every quad of `range`, and the
+/// CPU supports AVX.
+#[target_feature(enable = "avx")]
+pub(crate) unsafe fn project_hinges8(d: &RawQuads, range: Range<usize>, ctx: &Ctx, first: bool) {
+    let mut c = range.start;
+    while c < range.end {
+        let mut eight = c + 8 <= range.end;
+        let mut i = c;
+        while eight && i < c + 8 {
+            // SAFETY: quad i is in `range`.
+            eight = unsafe { d.kind.get(i) } == QuadKind::Dihedral;
+            i += 1;
+        }
+        if eight {
+            // SAFETY: the caller's contract for quads c..c + 8, which are
+            // hinges on distinct particles (`Quads::push` checks each).
+            unsafe { project_hinges::<Avx>(d, c, ctx, first) };
+            c += 8;
+        } else {
+            // SAFETY: the caller's contract for quad c.
+            unsafe { d.project_one(c, ctx, first) };
+            c += 1;
+        }
+    }
+}
+
+/// Hinges `c .. c + L::N` of `d`, one per lane.
+///
+/// # Safety
+/// As for [`project_hinges8`]; every quad of `c .. c + L::N` is a hinge
+/// whose four particles are distinct.
+#[inline(always)]
+unsafe fn project_hinges<L: Lanes + Real>(d: &RawQuads, c: usize, ctx: &Ctx, first: bool) {
+    let p = ctx.p;
+    // SAFETY: the caller's contract: the quads and their particles are
+    // this thread's, and no lane's particles meet another's.
+    unsafe {
+        let mut idx = [[0usize; 8]; 4];
+        for (k, corner) in idx.iter_mut().enumerate() {
+            for (j, slot) in corner.iter_mut().enumerate().take(L::N) {
+                *slot = d.idx.get(c + j)[k] as usize;
+            }
+        }
+        // Loops, not closures: a closure would not inherit AVX.
+        let zero = <L as Real>::splat(0.0);
+        let (mut prev, mut delta) = ([[zero; 4]; 4], [[zero; 4]; 4]);
+        let (mut x, mut w) = ([[zero; 3]; 4], [zero; 4]);
+        for k in 0..4 {
+            prev[k] = L::gather(p.prev.ptr(), &idx[k][..L::N]);
+            delta[k] = L::gather(p.delta.ptr(), &idx[k][..L::N]);
+            for a in 0..3 {
+                x[k][a] = prev[k][a] + delta[k][a];
+            }
+            w[k] = prev[k][3];
+        }
+        let rest = L::load(d.rest.ptr().add(c));
+        let size = L::load(d.size.ptr().add(c));
+        let alpha_t = if ctx.xpbd {
+            L::load(d.compliance.ptr().add(c)) / <L as Real>::splat(ctx.h * ctx.h)
+        } else {
+            zero
+        };
+        let lambda = if first {
+            zero
+        } else {
+            L::load(d.lambda.ptr().add(c))
+        };
+        let k = <L as Real>::splat(ctx.k);
+        let (dl, moves) = dihedral::project(x, w, (rest, size), alpha_t, k, lambda);
+        (lambda + dl).store(d.lambda.ptr().add(c));
+        for k in 0..4 {
+            let [mx, my, mz] = moves[k];
+            let dk = delta[k];
+            let moved = [dk[0] + mx, dk[1] + my, dk[2] + mz, dk[3] + zero];
+            L::scatter(p.delta.ptr(), &idx[k][..L::N], moved);
+        }
+    }
 }
