@@ -292,6 +292,12 @@ fn the_browser_build_draws_the_scene_steps_it_and_a_drag_moves_a_particle() {
         field(&report, "held") > 10.0,
         "the drag grabbed nothing: {report:?}"
     );
+    // The browser's wasm SIMD lanes give the scalar path's bits (links
+    // and hinges; the page checks a small scene once as it opens).
+    assert!(
+        field(&report, "lanes_same") == 1.0,
+        "SIMD lanes and one-by-one projections differ in the browser: {report:?}"
+    );
     // The driver pulls 180 px sideways; a free rope end follows most of it.
     assert!(
         field(&report, "dragged") > 90.0,

@@ -4,9 +4,12 @@
 Usage: web/fps.py [SCENE.ron] [--seconds N]   (after web/build.sh)
 
 Serves web/dist on 127.0.0.1, opens it with ?test (the app reports in the
-page title, including the frames drawn over the last second) and, with a
-scene, the scene in the link (#scene=...); reads the title through the
-DevTools HTTP list every second and prints the median fps.
+page title, including the frames drawn over the last second and the
+solver's projections per second) and, with a scene, the scene in the link
+(#scene=...); reads the title through the DevTools HTTP list every second
+and prints the median fps and projections/s — then, beside them, the
+desktop's projections/s for the same scene on one thread (`catenary bench
+--scene`, from target/release/catenary when it is built).
 """
 import argparse, functools, http.server, json, os, pathlib, shutil, statistics
 import subprocess, tempfile, threading, time, urllib.parse, urllib.request
@@ -50,10 +53,23 @@ try:
         fields = dict(w.split("=", 1) for w in title.split()[1:])
         # Skip the first seconds: the page loads and compiles.
         if float(fields.get("time", 0)) > 2 and float(fields.get("fps", 0)) > 0:
-            samples.append(float(fields["fps"]))
+            samples.append((float(fields["fps"]), float(fields.get("projections_per_s", 0))))
 finally:
     os.killpg(browser.pid, 9)
     shutil.rmtree(profile, ignore_errors=True)
 print(title)
-print(f"fps: {statistics.median(samples):.1f} (median of {len(samples)} one-second windows)"
-      if samples else "fps: no frames measured")
+if samples:
+    fps = statistics.median(s[0] for s in samples)
+    rate = statistics.median(s[1] for s in samples)
+    print(f"fps: {fps:.1f}, browser projections/s: {rate:.3e} "
+          f"(medians of {len(samples)} one-second windows)")
+else:
+    print("fps: no frames measured")
+desktop = root.parent / "target" / "release" / "catenary"
+if desktop.exists():
+    scene = args.scene or str(root.parent / "scenes" / "default.ron")
+    bench = subprocess.run([str(desktop), "bench", "--scene", scene, "--threads", "1",
+                            "--frames", "120"], capture_output=True, text=True)
+    rate = next((l.split()[-1] for l in bench.stdout.splitlines()
+                 if l.startswith("projections/s")), "?")
+    print(f"desktop projections/s (one thread, target/release/catenary): {rate}")

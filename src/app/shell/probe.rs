@@ -2,8 +2,10 @@
 //! app reports, in the page title, what a test can check from outside —
 //! simulated time, how far the particles moved, where a slow free particle
 //! is on the screen (for a synthetic drag), how long something was held
-//! and how far the held particle followed the mouse, the frame rate and
-//! the solver's and the drawing's milliseconds per frame.
+//! and how far the held particle followed the mouse, the frame rate, the
+//! solver's and the drawing's milliseconds per frame, its projections per
+//! second, and whether the solver's SIMD lanes gave the bits of the
+//! constraints projected one by one (checked once, as the page opens).
 
 use macroquad::prelude::{Vec2, Vec3};
 
@@ -18,6 +20,31 @@ pub struct Probe {
     grabbed_at: Option<Vec2>,
     dragged_px: f32,
     fps: super::stepping::FpsMeter,
+    lanes_same: bool,
+}
+
+/// True when a small cloth with dihedral hinges and a balloon step to the
+/// same bits with the solver's SIMD lanes (the browser's wasm SIMD, or
+/// AVX/SSE) as with every constraint projected alone.
+fn lanes_match_one_by_one() -> bool {
+    let text = "Scene(solver: (substeps: 10), bodies: [
+        Cloth(origin: (-0.5, 1.5, 0.0), size: (1.0, 1.0), resolution: (12, 12),
+              bending: Dihedral, pins: [(0, 0), (0, -1)]),
+        Balloon(center: (0.0, 0.4, 0.6), sphere_radius: 0.3, subdivisions: 2, pressure: 1.2,
+                stretch_compliance: 0.001)],
+      colliders: [Ground()])";
+    let Ok(scene) = crate::scene::parse(text, std::path::Path::new("<lanes check>")) else {
+        return false;
+    };
+    let run = |simd: bool| {
+        let mut world = scene.build();
+        world.set_simd(simd);
+        for _ in 0..30 {
+            world.step();
+        }
+        world.particles.pos.clone()
+    };
+    run(true) == run(false)
 }
 
 impl Probe {
@@ -30,6 +57,7 @@ impl Probe {
             grabbed_at: None,
             dragged_px: 0.0,
             fps: Default::default(),
+            lanes_same: lanes_match_one_by_one(),
         }
     }
 
@@ -80,7 +108,7 @@ impl Probe {
             .map_or(Vec2::splat(-1.0), |c| c.2);
         format!(
             "catenary-test time={:.3} frames={} moved={:.4} target={:.0},{:.0} held={} dragged={:.0} \
-             fps={:.1} solver_ms={:.2} render_ms={:.2}",
+             fps={:.1} solver_ms={:.2} render_ms={:.2} projections_per_s={:.3e} lanes_same={}",
             world.time(),
             app.frames,
             self.moved,
@@ -90,7 +118,9 @@ impl Probe {
             self.dragged_px,
             fps,
             app.timing.solver_ms,
-            app.timing.budget.render()
+            app.timing.budget.render(),
+            world.projections_per_frame() as f64 * 1e3 / app.timing.solver_ms.max(1e-6) as f64,
+            u8::from(self.lanes_same)
         )
     }
 }

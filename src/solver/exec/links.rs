@@ -147,6 +147,14 @@ impl RawBatch {
             }
             i..range.end
         };
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let range = if self.sequential || !self.simd {
+            range
+        } else {
+            // SAFETY: `range`'s lanes share no particle.
+            let i = unsafe { super::simd128::project4::<FIRST, SLACK>(self, range.clone(), p, k) };
+            i..range.end
+        };
         for i in range {
             // SAFETY: the caller's contract, for one constraint at a time.
             unsafe { self.project_one::<FIRST, SLACK>(i, p, k) };
@@ -256,7 +264,10 @@ impl RawBatch {
     }
 
     /// Field pointers for the SIMD path.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ))]
     pub(crate) fn columns(&self) -> Columns {
         Columns {
             a: self.a.ptr(),
@@ -270,7 +281,10 @@ impl RawBatch {
 }
 
 /// The per-constraint columns of a [`RawBatch`] the projection reads.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 pub(crate) struct Columns {
     pub a: *const u32,
     pub b: *const u32,

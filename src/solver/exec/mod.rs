@@ -48,6 +48,11 @@ mod contacts;
 mod forces;
 mod gas;
 mod kinds;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod lanes;
 mod links;
 mod pool;
 mod quads;
@@ -56,6 +61,8 @@ mod rods;
 mod shared;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 mod step;
 mod tethers;
 

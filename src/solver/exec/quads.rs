@@ -99,7 +99,8 @@ impl Coloured for QuadColours<'_> {
 
     /// Projects quads `range` of the colour (λ reset first on the
     /// substep's first pass): runs of eight hinges in AVX lanes where the
-    /// CPU has it, every other one alone, with the same bits either way
+    /// CPU has it (four in wasm SIMD in the browser), every other one
+    /// alone, with the same bits either way
     /// (the hinge's kernel is written once, see `solver::real`).
     #[inline(never)]
     unsafe fn project(&self, colour: usize, range: Range<usize>, ctx: &Ctx, first: bool) {
@@ -109,6 +110,13 @@ impl Coloured for QuadColours<'_> {
             // SAFETY: the caller's contract: `range` is this thread's, and
             // a colour's constraints share no particle; the CPU has AVX.
             unsafe { super::simd::project_hinges8(d, range, ctx, first) };
+            return;
+        }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if d.simd {
+            // SAFETY: the caller's contract: `range` is this thread's, and
+            // a colour's constraints share no particle.
+            unsafe { super::simd128::project_hinges4(d, range, ctx, first) };
             return;
         }
         for c in range {
