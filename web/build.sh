@@ -23,5 +23,19 @@ rm -rf "$dist"
 mkdir -p "$dist"
 cp web/index.html web/catenary.js "$dist/"
 cp "$macroquad_dir/js/mq_js_bundle.js" "$dist/"
-cp "$target_dir/wasm32-unknown-unknown/web/catenary.wasm" "$dist/"
+wasm="$target_dir/wasm32-unknown-unknown/web/catenary.wasm"
+# binaryen's wasm-opt, when present (npm's `binaryen` package, which
+# .ci/run installs into target/npm), shrinks the wasm by a sixth (-Oz,
+# about a minute); without it the wasm is copied as cargo built it.
+wasm_opt=$(command -v wasm-opt || true)
+if [ -z "$wasm_opt" ] && [ -x target/npm/node_modules/.bin/wasm-opt ]; then
+    wasm_opt=target/npm/node_modules/.bin/wasm-opt
+fi
+if [ -n "$wasm_opt" ]; then
+    echo "wasm-opt -Oz: $(du -b "$wasm" | cut -f1) bytes in"
+    "$wasm_opt" -Oz --enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int \
+        --enable-sign-ext --enable-mutable-globals "$wasm" -o "$dist/catenary.wasm"
+else
+    cp "$wasm" "$dist/"
+fi
 echo "web/dist: $(du -b "$dist/catenary.wasm" | cut -f1) bytes of wasm; serve with: python3 -m http.server --bind 127.0.0.1 -d web/dist"

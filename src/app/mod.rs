@@ -169,6 +169,7 @@ pub struct App {
 impl App {
     fn new(options: &Options) -> Self {
         scenery::panels_show_background();
+        platform::install_fonts();
         let builtin = scene::parse(scene::DEFAULT_SCENE, Path::new("<built-in default scene>"))
             .expect("the built-in scene is valid (a test checks it)");
         let mut app = Self {

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Subsets egui's four bundled fonts to what catenary's browser build shows.
+
+Usage: tools/subset_fonts.py   (needs fontTools: pip install fonttools)
+
+egui bundles four fonts (1.4 MB of the browser's wasm). The browser build
+embeds these subsets instead (assets/fonts/, src/app/shell/fonts.rs):
+Latin, Greek, punctuation, super- and subscripts, arrows, mathematical
+operators and geometric shapes, every character outside ASCII in the
+sources and scenes, and every character in egui's, egui_plot's and the
+egui bindings' string literals. The desktop keeps egui's full fonts.
+Run it again after adding a label with a character none of the ranges
+has; tests/web.rs's screenshot shows the panel in the browser.
+"""
+import glob, os, pathlib, re, subprocess, sys
+
+root = pathlib.Path(__file__).resolve().parent.parent
+registry = pathlib.Path(os.path.expanduser("~/.cargo/registry/src"))
+
+RANGES = [(0x20, 0x7E), (0xA0, 0x17F), (0x370, 0x3FF), (0x2000, 0x206F),
+          (0x2070, 0x209F), (0x2190, 0x21FF), (0x2200, 0x22FF), (0x25A0, 0x25FF)]
+
+wanted = {c for lo, hi in RANGES for c in range(lo, hi + 1)}
+for f in list((root / "src").rglob("*.rs")) + list((root / "scenes").glob("*.ron")):
+    wanted |= {ord(c) for c in f.read_text() if ord(c) > 126}
+for crate in ["egui-0.31.1", "egui_plot-0.32.1", "egui-macroquad-0.17.3", "egui-miniquad-0.16.0"]:
+    for f in glob.glob(f"{registry}/*/{crate}/src/**/*.rs", recursive=True):
+        for line in open(f, encoding="utf-8"):
+            if line.strip().startswith("//"):
+                continue
+            for m in re.finditer(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)\'', line):
+                wanted |= {ord(c) for c in m.group(0) if ord(c) > 126}
+
+[fonts] = glob.glob(f"{registry}/*/epaint_default_fonts-0.31.1/fonts")
+out = root / "assets" / "fonts"
+out.mkdir(parents=True, exist_ok=True)
+unicodes = ",".join(f"U+{c:04X}" for c in sorted(wanted))
+for name in ["Ubuntu-Light", "Hack-Regular", "NotoEmoji-Regular", "emoji-icon-font"]:
+    # egui lays glyphs out itself: no hinting, no layout tables.
+    subprocess.run([sys.executable, "-m", "fontTools.subset", f"{fonts}/{name}.ttf",
+                    f"--unicodes={unicodes}", "--no-hinting", "--layout-features=",
+                    "--drop-tables+=GSUB,GPOS,GDEF,kern", "--name-IDs=*",
+                    f"--output-file={out}/{name}.ttf"], check=True)
+    print(f"{name}: {(out / f'{name}.ttf').stat().st_size} bytes")
