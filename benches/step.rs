@@ -3,7 +3,8 @@
 //! `catenary bench` is the quick command-line version of the cloth case.
 //! Then one frame of scenes with collisions between bodies, taken after a
 //! second of motion so the bodies touch. Then a balloon's frame with and
-//! without its dihedral hinges.
+//! without its dihedral hinges, and Cosserat rods (one long rod, 200 hair
+//! strands).
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -130,5 +131,59 @@ fn hinges(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frames, contacts, hinges);
+/// Issue 25's rod workloads at 60 frames a second, 20 substeps: one
+/// clamped rod of 100 segments, and 200 curly strands of 30 segments on a
+/// head (a hemisphere of roots), on one thread and on all.
+fn rods(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rods frame");
+    group.sample_size(10);
+    let one = "Scene(solver: (substeps: 20), bodies: [
+        Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 100, radius: 0.01,
+            young_modulus: 1e9, shear_modulus: 4e8, clamped: [0])])"
+        .to_string();
+    let strands: Vec<String> = (0..200)
+        .map(|i| {
+            let y = 1.0 - (i as f32 + 0.5) / 200.0;
+            let (r, phi) = ((1.0 - y * y).sqrt(), i as f32 * 2.399_963);
+            let d = glam::Vec3::new(r * phi.cos(), y, r * phi.sin());
+            let (s, e) = (
+                glam::Vec3::Y * 1.5 + d * 0.12,
+                glam::Vec3::Y * 1.5 + d * 0.52,
+            );
+            let twist = if i % 2 == 0 { 6.0 } else { -6.0 };
+            format!(
+                "Rod(start: ({}, {}, {}), end: ({}, {}, {}), segments: 30, radius: 0.002,
+                     density: 1100.0, young_modulus: 2e8, shear_modulus: 8e7,
+                     rest_darboux: (18.0, 0.0, {twist:.1}), clamped: [0])",
+                s.x, s.y, s.z, e.x, e.y, e.z
+            )
+        })
+        .collect();
+    let hair = format!(
+        "Scene(solver: (substeps: 20, air_drag: 1.0), bodies: [{}],
+           colliders: [Sphere(center: (0.0, 1.5, 0.0), radius: 0.11)])",
+        strands.join(",\n")
+    );
+    for (name, text) in [
+        ("one rod of 100 segments", one),
+        ("200 hair strands of 30 segments", hair),
+    ] {
+        let world = scene::parse(&text, std::path::Path::new(name))
+            .unwrap()
+            .build();
+        for threads in [1, available_threads()] {
+            let mut world = world.clone();
+            world.set_threads(threads);
+            for _ in 0..30 {
+                world.step();
+            }
+            group.bench_function(format!("{name}, {threads} threads"), |b| {
+                b.iter(|| world.step())
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frames, contacts, hinges, rods);
 criterion_main!(benches);
