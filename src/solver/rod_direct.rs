@@ -52,6 +52,7 @@ pub struct Block {
     y: [f64; 6],
     frame: Frame,
     joint: DMat3,
+    turn: DVec3,
 }
 
 impl Default for Block {
@@ -67,6 +68,7 @@ impl Default for Block {
                 skew: DMat3::ZERO,
             },
             joint: DMat3::ZERO,
+            turn: DVec3::ZERO,
         }
     }
 }
@@ -291,6 +293,7 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
             y: rhs,
             frame: f,
             joint: gi,
+            turn: DVec3::ZERO,
         };
         if let Some(g) = next {
             frame_i = g;
@@ -337,59 +340,54 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         scratch,
         ..
     } = rod;
-    let dl_ss = |i: usize| DVec3::from_slice(&scratch[i].y[..3]);
-    let dl_bt = |i: usize| DVec3::from_slice(&scratch[i].y[3..]);
-    let push = |j: usize| {
+    let dl_ss = |b: &Block| DVec3::from_slice(&b.y[..3]);
+    let dl_bt = |b: &Block| DVec3::from_slice(&b.y[3..]);
+    let push = |scratch: &[Block], j: usize| {
         let mut push = DVec3::ZERO;
         if j > 0 {
-            push += dl_ss(j - 1) / length[j - 1] as f64;
+            push += dl_ss(&scratch[j - 1]) / length[j - 1] as f64;
         }
         if j < n {
-            push -= dl_ss(j) / length[j] as f64;
+            push -= dl_ss(&scratch[j]) / length[j] as f64;
         }
         push * prev[j].w as f64
     };
     let mut scale = 1.0f64;
     for j in 0..=n {
-        let (reach, moved) = (length[j.min(n - 1)] as f64, push(j).length());
+        let (reach, moved) = (length[j.min(n - 1)] as f64, push(scratch, j).length());
         if moved > reach {
             scale = scale.min(reach / moved);
         }
     }
     // Each segment's turn from its own rows and the joints on either side,
-    // with the frames where the system was linearised: segment s is turned
-    // only after its turn and joint s's push are known, and neither reads
-    // it again.
-    let turn_frames = |q: &mut [Quat], apply: Option<f64>| {
-        let (mut carried, mut largest) = (DVec3::ZERO, 0.0f64);
-        for s in 0..n {
-            let (f, gi) = (scratch[s].frame, scratch[s].joint);
-            let mut general = f.skew.transpose() * dl_ss(s) + carried;
-            if s + 1 < n {
-                let joint_push = gi.transpose() * dl_bt(s);
-                general -= joint_push;
-                carried = joint_push;
-            }
-            let turn = f.w * general;
-            largest = largest.max(turn.length());
-            if let Some(scale) = apply {
-                q[s] = rotated(q[s], (turn * scale).as_vec3());
-            }
+    // with the frames where the system was linearised (kept in the
+    // scratch: the frames are turned only after every turn is known).
+    let (mut carried, mut largest) = (DVec3::ZERO, 0.0f64);
+    for s in 0..n {
+        let (f, gi) = (scratch[s].frame, scratch[s].joint);
+        let mut general = f.skew.transpose() * dl_ss(&scratch[s]) + carried;
+        if s + 1 < n {
+            let joint_push = gi.transpose() * dl_bt(&scratch[s]);
+            general -= joint_push;
+            carried = joint_push;
         }
-        largest
-    };
-    let largest = turn_frames(q, None);
+        let turn = f.w * general;
+        largest = largest.max(turn.length());
+        scratch[s].turn = turn;
+    }
     if largest > 0.5 {
         scale = scale.min(0.5 / largest);
     }
     for (j, d) in delta.iter_mut().enumerate() {
-        *d += (push(j) * scale).as_vec3().extend(0.0);
+        *d += (push(scratch, j) * scale).as_vec3().extend(0.0);
     }
-    turn_frames(q, Some(scale));
+    for (q, block) in q.iter_mut().zip(scratch.iter()) {
+        *q = rotated(*q, (block.turn * scale).as_vec3());
+    }
     for s in 0..n {
-        lambda_stretch[s] += (dl_ss(s) * scale).as_vec3();
+        lambda_stretch[s] += (dl_ss(&scratch[s]) * scale).as_vec3();
         if s + 1 < n {
-            lambda_bend[s] += (dl_bt(s) * scale).as_vec3();
+            lambda_bend[s] += (dl_bt(&scratch[s]) * scale).as_vec3();
         }
     }
 }
