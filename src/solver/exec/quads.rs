@@ -25,8 +25,8 @@ pub(crate) struct RawQuads {
     pub compliance: Shared<f32>,
     pub lambda: Shared<f32>,
     pub len: usize,
-    /// Project hinges eight at a time in SIMD lanes when the CPU can
-    /// (`World::set_simd`; results are the same bits).
+    /// Project hinges in SIMD lanes where the CPU has them (eight with
+    /// AVX, four with wasm SIMD; `World::set_simd`; the same bits).
     pub simd: bool,
 }
 
