@@ -78,6 +78,7 @@ impl Collider {
     /// Outward normal and penetration depth of a particle at `x` with radius `r`
     /// that was at `prev` at the start of the substep, or `None` when it
     /// does not touch.
+    #[inline]
     fn contact(&self, x: Vec3, prev: Vec3, r: f32) -> Option<(Vec3, f32)> {
         match self.crossing(prev, x, r) {
             Crossing::Entered(n, depth) => Some((n, depth)),
@@ -92,6 +93,7 @@ impl Collider {
     }
 
     /// [`Self::contact`] of the position `x` alone.
+    #[inline]
     fn resting(&self, x: Vec3, prev: Vec3, r: f32) -> Option<(Vec3, f32)> {
         match *self {
             Collider::Ground { height, .. } => {
@@ -136,6 +138,7 @@ impl Collider {
     /// How the path `prev` → `x` meets the shape grown by `r`: where it
     /// enters it (the outward normal there and how far `x` lies behind the
     /// tangent plane), that it misses it, or that it starts in contact.
+    #[inline]
     fn crossing(&self, prev: Vec3, x: Vec3, r: f32) -> Crossing {
         let d = x - prev;
         match *self {
@@ -235,6 +238,7 @@ impl Collider {
     /// `delta` is its displacement this substep from `prev`. In contact it
     /// returns the tangential displacement friction took out and the one
     /// it left (the energy books charge friction their product).
+    #[inline]
     pub(crate) fn resolve(
         &self,
         prev: Vec3,

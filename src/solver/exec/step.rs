@@ -259,6 +259,25 @@ impl Frame<'_> {
     /// # Safety
     /// No other thread touches particles `range`.
     unsafe fn collide_and_finish(&self, range: std::ops::Range<usize>, h: f32) {
+        // Without colliders the loop carries none of their code (the
+        // collider tests are inlined where there are some).
+        // SAFETY: the caller's contract.
+        unsafe {
+            if self.colliders.is_empty() {
+                self.finish_particles::<false>(range, h)
+            } else {
+                self.finish_particles::<true>(range, h)
+            }
+        }
+    }
+
+    /// [`Self::collide_and_finish`], with the colliders (`COLLIDE`) or
+    /// without.
+    ///
+    /// # Safety
+    /// As for [`Self::collide_and_finish`].
+    #[inline(always)]
+    unsafe fn finish_particles<const COLLIDE: bool>(&self, range: std::ops::Range<usize>, h: f32) {
         let p = self.particles;
         let inv_h = 1.0 / h;
         for i in range {
@@ -276,7 +295,7 @@ impl Frame<'_> {
                 }
                 if free {
                     let w = p.inv_mass.get(i);
-                    for c in self.colliders {
+                    for c in self.colliders.iter().filter(|_| COLLIDE) {
                         if let Some((taken, kept)) = c.resolve(prev, &mut delta, p.radius.get(i), h)
                         {
                             p.lost.at(i)[losses::FRICTION] +=
