@@ -12,9 +12,6 @@
 //! transpose back and scatter. Per-constraint columns load contiguously.
 //! No closures in a kernel: they would not inherit its target features.
 
-// Each architecture's module uses the parts it has registers for.
-#![allow(dead_code)]
-
 use std::ops::{Add, BitAnd, Div, Mul, Sub};
 
 use glam::Vec4;
