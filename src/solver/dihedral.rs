@@ -32,7 +32,7 @@ use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI, TAU};
 
 use glam::{Vec3, Vec3A};
 
-use super::real::{Real, V3, add, cross, dot, keep, scale, sub};
+use super::real::{Real, V3, add, cross, dot, scale, sub};
 
 /// atan2(y, x) in [−π, π] (−π for y = −0, as libm); 0 for y = x = 0:
 /// Cephes' atanf polynomial after reducing the ratio to [0, tan(π/8)].
@@ -175,9 +175,8 @@ pub(crate) fn constraint<R: Real>(x: [V3<R>; 4], rest: R, size: R) -> (R, Angle<
 
 /// One XPBD projection of hinges (one per lane) on positions `x` with
 /// inverse masses `w`, rest angle and size `rest`, α̃ = α/h² `alpha_t`,
-/// PBD stiffness `k` and accumulated `lambda`: Δλ and the four moves,
-/// zero where the hinge is skipped (degenerate, grown, every corner
-/// fixed, or a non-finite step).
+/// PBD stiffness `k` and accumulated `lambda`: Δλ and the four moves of
+/// the four-particle kinds' one skeleton, [`super::quads::step`].
 #[inline(always)]
 pub(crate) fn project<R: Real>(
     x: [V3<R>; 4],
@@ -188,23 +187,7 @@ pub(crate) fn project<R: Real>(
     lambda: R,
 ) -> (R, [V3<R>; 4]) {
     let (c, a) = constraint(x, rest, size);
-    let g = a.grad;
-    let denom = ((w[0] * dot(g[0], g[0]) + w[1] * dot(g[1], g[1])) + w[2] * dot(g[2], g[2]))
-        + w[3] * dot(g[3], g[3])
-        + alpha_t;
-    let dl = (R::splat(0.0) - k * c - alpha_t * lambda) / denom;
-    let ok = R::both(
-        R::both(a.ok, denom.gt(R::splat(0.0))),
-        R::both(denom.finite(), dl.finite()),
-    );
-    let dl = R::select(ok, dl, R::splat(0.0));
-    let moves = [
-        keep(ok, scale(g[0], w[0] * dl)),
-        keep(ok, scale(g[1], w[1] * dl)),
-        keep(ok, scale(g[2], w[2] * dl)),
-        keep(ok, scale(g[3], w[3] * dl)),
-    ];
-    (dl, moves)
+    super::quads::step(a.ok, c, a.grad, w, alpha_t, k, lambda)
 }
 
 /// The dihedral angle of `x` and its gradient; None for a degenerate pair.

@@ -21,6 +21,8 @@
 
 use glam::{DVec3, Vec3, Vec3A};
 
+use super::real::{Real, V3, dot, keep, scale};
+
 /// What a four-particle constraint holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum QuadKind {
@@ -249,11 +251,41 @@ fn constraint(
 
 /// Σ wᵢ|∇ᵢC|², the constraint's inverse effective mass.
 #[inline(always)]
-fn weight(w: [f32; 4], grad: &[Vec3A; 4]) -> f32 {
-    w[0] * grad[0].length_squared()
-        + w[1] * grad[1].length_squared()
-        + w[2] * grad[2].length_squared()
-        + w[3] * grad[3].length_squared()
+fn weight<R: Real>(w: [R; 4], g: &[V3<R>; 4]) -> R {
+    ((w[0] * dot(g[0], g[0]) + w[1] * dot(g[1], g[1])) + w[2] * dot(g[2], g[2]))
+        + w[3] * dot(g[3], g[3])
+}
+
+/// The XPBD skeleton every kind shares, written once on [`Real`] so a
+/// hinge in a SIMD lane runs it too: for a constraint that is `ok`, of
+/// value `c` and gradient `g`, with inverse masses `w`, α̃ = `alpha_t`,
+/// PBD stiffness `k` and accumulated `lambda`, Δλ and the four moves —
+/// zero where it is skipped (not ok, every corner fixed, or a step that
+/// is not finite).
+#[inline(always)]
+pub(crate) fn step<R: Real>(
+    ok: R::Mask,
+    c: R,
+    g: [V3<R>; 4],
+    w: [R; 4],
+    alpha_t: R,
+    k: R,
+    lambda: R,
+) -> (R, [V3<R>; 4]) {
+    let denom = weight(w, &g) + alpha_t;
+    let dl = (R::splat(0.0) - k * c - alpha_t * lambda) / denom;
+    let ok = R::both(
+        R::both(ok, denom.gt(R::splat(0.0))),
+        R::both(denom.finite(), dl.finite()),
+    );
+    let dl = R::select(ok, dl, R::splat(0.0));
+    let moves = [
+        keep(ok, scale(g[0], w[0] * dl)),
+        keep(ok, scale(g[1], w[1] * dl)),
+        keep(ok, scale(g[2], w[2] * dl)),
+        keep(ok, scale(g[3], w[3] * dl)),
+    ];
+    (dl, moves)
 }
 
 /// The velocity changes of the dashpot β along a `kind` constraint on
@@ -271,14 +303,15 @@ pub(crate) fn damp(
 ) -> Option<[Vec3A; 4]> {
     let (_, grad) = constraint(kind, x, rest)?;
     let rate = grad[0].dot(v[0]) + grad[1].dot(v[1]) + grad[2].dot(v[2]) + grad[3].dot(v[3]);
-    let p = -rate * beta_h / (1.0 + beta_h * weight(w, &grad));
+    let p = -rate * beta_h / (1.0 + beta_h * weight(w, &grad.map(|g| g.to_array())));
     p.is_finite()
         .then(|| std::array::from_fn(|i| grad[i] * (w[i] * p)))
 }
 
 /// One projection of a `kind` constraint on the current positions `x`
-/// with inverse masses `w`: returns the moves to add, or None when
-/// skipped. `alpha_t` = α/h²; `lambda` is updated.
+/// with inverse masses `w`: the moves to add (zero where skipped).
+/// `alpha_t` = α/h²; `lambda` is updated. A hinge gives the bits of its
+/// SIMD lanes: the same constraint and the same [`step`].
 #[inline(always)]
 pub(crate) fn project(
     kind: QuadKind,
@@ -288,26 +321,14 @@ pub(crate) fn project(
     alpha_t: f32,
     k: f32,
     lambda: &mut f32,
-) -> Option<[Vec3A; 4]> {
-    if kind == QuadKind::Dihedral {
-        // The hinge's own kernel, the one its SIMD lanes run.
-        let (rest, size, _) = rest;
-        let x = x.map(|p| p.to_array());
-        let (dl, moves) = super::dihedral::project(x, w, (rest, size), alpha_t, k, *lambda);
-        *lambda += dl;
-        return Some(moves.map(Vec3A::from_array));
-    }
-    let (c, grad) = constraint(kind, x, rest)?;
-    let denom = weight(w, &grad) + alpha_t;
-    if !(denom > 0.0 && denom.is_finite()) {
-        return None;
-    }
-    let dl = (-k * c - alpha_t * *lambda) / denom;
-    if !dl.is_finite() {
-        return None;
-    }
+) -> [Vec3A; 4] {
+    let (ok, c, grad) = match constraint(kind, x, rest) {
+        Some((c, grad)) => (true, c, grad),
+        None => (false, 0.0, [Vec3A::ZERO; 4]),
+    };
+    let (dl, moves) = step(ok, c, grad.map(|g| g.to_array()), w, alpha_t, k, *lambda);
     *lambda += dl;
-    Some(std::array::from_fn(|i| grad[i] * (w[i] * dl)))
+    moves.map(Vec3A::from_array)
 }
 
 #[cfg(test)]

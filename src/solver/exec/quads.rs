@@ -76,10 +76,9 @@ impl RawQuads {
             let kind = self.kind.get(c);
             let value = kind.rest_in(ctx.xpbd, self.rest.get(c));
             let rest = (value, self.size.get(c), self.shape.get_ref(c));
-            if let Some(moves) = project(kind, x, w, rest, alpha_t, ctx.k, lambda) {
-                for (i, m) in idx.into_iter().zip(moves) {
-                    *p.delta.at(i) += m.extend(0.0);
-                }
+            let moves = project(kind, x, w, rest, alpha_t, ctx.k, lambda);
+            for (i, m) in idx.into_iter().zip(moves) {
+                *p.delta.at(i) += m.extend(0.0);
             }
         }
     }
