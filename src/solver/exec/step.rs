@@ -295,7 +295,8 @@ impl Frame<'_> {
                 }
                 if free {
                     let w = p.inv_mass.get(i);
-                    for c in self.colliders.iter().filter(|_| COLLIDE) {
+                    let colliders: &[Collider] = if COLLIDE { self.colliders } else { &[] };
+                    for c in colliders {
                         if let Some((taken, kept)) = c.resolve(prev, &mut delta, p.radius.get(i), h)
                         {
                             p.lost.at(i)[losses::FRICTION] +=
