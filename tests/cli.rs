@@ -528,6 +528,40 @@ fn a_saved_state_resumes_bit_exactly_with_tearing_drivers_and_a_run_time_pin() {
 }
 
 #[test]
+fn a_saved_inflated_balloon_resumes_bit_exactly_without_deflating_first() {
+    // The gas's target follows the pressure from V₀ at 3 V₀ a second; a
+    // saved balloon is resumed inflated, not inflated again from V₀ (its
+    // target would first pull the saved skin in).
+    let text = "Scene(solver: (substeps: 20),
+        bodies: [Balloon(center: (0.0, 0.5, 0.0), sphere_radius: 0.3, subdivisions: 2,
+                         mass: 0.1, stretch_compliance: 0.002, pressure: 1.5)],
+        colliders: [Ground(friction: 0.6)])";
+    let scene = scene::parse(text, Path::new("<test>")).unwrap();
+    let mut w = scene.build();
+    for _ in 0..60 {
+        w.step();
+    }
+    let mut saved = scene.clone();
+    saved.capture(&w);
+    saved.capture_state(&w);
+    let dir = TempDir::new("resume-balloon");
+    let path = dir.join("inflated.ron");
+    scene::save(&path, &saved).unwrap();
+    let mut resumed = scene::load(&path).unwrap().build();
+    let bits = |w: &catenary::solver::World| {
+        (w.particles.pos().iter())
+            .flat_map(|p| p.to_array().map(f32::to_bits))
+            .collect::<Vec<_>>()
+    };
+    for _ in 0..60 {
+        w.step();
+        resumed.step();
+    }
+    assert_eq!(resumed.volumes()[0].inflation(), 1.5);
+    assert!(bits(&w) == bits(&resumed), "resumed balloon differs");
+}
+
+#[test]
 fn run_save_then_run_gives_the_same_csv_as_one_long_run() {
     let dir = TempDir::new("run-save");
     let scene = dir.join("tear.ron");

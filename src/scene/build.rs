@@ -252,6 +252,8 @@ fn restore(world: &mut World, scene: &Scene, state: &StateDef) {
                 saved.angular_velocities[0].into(),
             );
             world.set_rigid_state(r, pose, motion);
+        } else if let Some(gas) = world.gas_mut(b) {
+            gas.settle();
         } else if !saved.orientations.is_empty() {
             let q: Vec<glam::Quat> = (saved.orientations.iter())
                 .map(|q| glam::Quat::from_array(*q))

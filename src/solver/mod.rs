@@ -79,7 +79,7 @@ pub use rod_material::RodJoint;
 pub use split::Faces;
 pub use tether::Tethers;
 pub use tetra::volume_of as tetrahedron_volume;
-pub use volume::{Enclosed, enclosed_volume};
+pub use volume::{Enclosed, INFLATION_RATE, enclosed_volume};
 
 use glam::Vec3;
 

@@ -20,9 +20,13 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Option<Edit> {
             "volume {:.5} m³ ({:.1} % of built, target {:.0} %)",
             volume,
             100.0 * volume / gas.rest,
-            100.0 * gas.pressure
+            100.0 * gas.inflation()
         ))
-        .on_hover_text("the volume the surface encloses now, against the gas's target");
+        .on_hover_text(format!(
+            "the volume the surface encloses now, against the gas's target, which \
+             follows the pressure at {} built volumes a second",
+            crate::solver::INFLATION_RATE
+        ));
         let mut p = gas.pressure;
         if ui
             .add(slider(&mut p, limits::PRESSURE.range()).text("pressure"))

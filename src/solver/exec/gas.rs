@@ -41,7 +41,7 @@ impl Pass for Gas {
                     ),
                     |i| p.inv_mass.get(i),
                     |i, m| *p.delta.at(i) += m.extend(0.0),
-                    (alpha_t, ctx.k, first),
+                    (alpha_t, ctx.k, h, first),
                 );
             }
         }
