@@ -36,7 +36,7 @@
 
 use glam::{DMat3, DVec3, Quat, Vec3, Vec4};
 
-use super::rods::{darboux, joint_gradient, rotated, skew, world_inverse_inertia};
+use super::rods::{darboux, joint_gradient_turned, rotated, skew, world_inverse_inertia_turned};
 
 type M6 = [[f64; 6]; 6];
 
@@ -103,7 +103,7 @@ fn frame(q: Quat, w: Vec3) -> Frame {
     let r = DMat3::from_quat(q.as_dquat());
     Frame {
         r,
-        w: world_inverse_inertia(q, w),
+        w: world_inverse_inertia_turned(r, w),
         skew: skew(r.z_axis),
     }
 }
@@ -171,6 +171,26 @@ fn forward(l: &M6, inv: &[f64; 6], b: &mut [f64; 6]) {
     }
 }
 
+/// The first row of column j of Eᵢ = Lᵢ⁻¹·Cᵢ that can be non-zero. Cᵢ
+/// couples block i to block i + 1 through particle i + 1 (its stretch rows,
+/// a diagonal −w/(ℓᵢℓᵢ₊₁)·I in columns 0..3) and orientation i + 1 (its
+/// bend rows only): its top right 3×3 is zero and its top left diagonal,
+/// so column j < 3 of Lᵢ⁻¹·Cᵢ starts at row j and the others at row 3.
+/// Sums over E's zero entries are left out: they would only add +0.
+const E_BELOW: [usize; 6] = [0, 1, 2, 3, 3, 3];
+
+/// [`forward`] for a `b` whose rows before `start` are zero (they stay so).
+#[inline(always)]
+fn forward_from(l: &M6, inv: &[f64; 6], b: &mut [f64; 6], start: usize) {
+    for i in start..6 {
+        let mut s = b[i];
+        for k in start..i {
+            s -= l[i][k] * b[k];
+        }
+        b[i] = s * inv[i];
+    }
+}
+
 /// Solves Lᵀ·x = b in place for the factor `l` (reciprocal diagonal `inv`).
 #[inline(always)]
 fn backward(l: &M6, inv: &[f64; 6], b: &mut [f64; 6]) {
@@ -202,7 +222,8 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
     let joint = |i: usize| 0.5 * (rod.length[i] + rod.length[i + 1]) as f64;
     // Forward sweep: assemble block i, eliminate block i − 1 from it.
     let mut frame_i = frame(rod.q[0], rod.inv_inertia[0]);
-    let mut joint_i = (n > 1).then(|| joint_gradient(rod.q[0], rod.q[1], joint(0) as f32));
+    let mut joint_i =
+        (n > 1).then(|| joint_gradient_turned(rod.q[0], rod.q[1], frame_i.r, joint(0) as f32));
     for i in 0..n {
         let f = frame_i;
         let next = (i + 1 < n).then(|| frame(rod.q[i + 1], rod.inv_inertia[i + 1]));
@@ -210,8 +231,9 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         let a_s = alpha(rod.stretch_compliance[i]);
         let mut b: M6 = [[0.0; 6]; 6];
         let moving = (wp(i) + wp(i + 1)) / (len * len);
-        let ss =
-            DMat3::from_diagonal(DVec3::splat(moving + a_s)) + f.skew * f.w * f.skew.transpose();
+        // [d₃]×·W, and below Gᵢ·W₊, each used twice (the same products).
+        let skew_w = f.skew * f.w;
+        let ss = DMat3::from_diagonal(DVec3::splat(moving + a_s)) + skew_w * f.skew.transpose();
         put(&mut b, (0, 0), ss);
         let c_ss = (x(i + 1) - x(i)) / len - f.r.z_axis;
         let mut rhs = [0.0; 6];
@@ -229,7 +251,7 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
                 };
                 let bt = gi * (f.w + g.w) * gi.transpose() + DMat3::from_diagonal(a_b);
                 put(&mut b, (3, 3), bt);
-                let cross = -(f.skew * f.w * gi.transpose());
+                let cross = -(skew_w * gi.transpose());
                 put(&mut b, (0, 3), cross);
                 put(&mut b, (3, 0), cross.transpose());
                 let c_bt = as_f64(darboux(rod.q[i], rod.q[i + 1], lb as f32) - rod.rest_darboux[i]);
@@ -242,12 +264,13 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
                     (0, 0),
                     DMat3::from_diagonal(DVec3::splat(-wp(i + 1) / (len * len_next))),
                 );
-                put(&mut c, (3, 0), gi * g.w * g.skew.transpose());
+                let gi_w = gi * g.w;
+                put(&mut c, (3, 0), gi_w * g.skew.transpose());
                 joint_i = None;
                 if i + 2 < n {
-                    let next_joint =
-                        joint_gradient(rod.q[i + 1], rod.q[i + 2], joint(i + 1) as f32);
-                    put(&mut c, (3, 3), -(gi * g.w * next_joint.transpose()));
+                    let (q1, q2) = (rod.q[i + 1], rod.q[i + 2]);
+                    let next_joint = joint_gradient_turned(q1, q2, g.r, joint(i + 1) as f32);
+                    put(&mut c, (3, 3), -(gi_w * next_joint.transpose()));
                     joint_i = Some(next_joint);
                 }
             }
@@ -256,18 +279,20 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         let scale: [f64; 6] = std::array::from_fn(|r| b[r][r]);
         if i > 0 {
             // B_i −= E_{i−1}ᵀ·E_{i−1} (lower triangle), r_i −= E_{i−1}ᵀ·z_{i−1}.
+            // E's column r is zero above row `E_BELOW[r]`: sums start
+            // there, from the same +0 the skipped terms keep.
             let prev = &rod.scratch[i - 1];
             let e = &prev.c;
             for r in 0..6 {
                 for s in 0..=r {
                     let mut sum = 0.0;
-                    for t in 0..6 {
+                    for t in E_BELOW[r]..6 {
                         sum += e[t][r] * e[t][s];
                     }
                     b[r][s] -= sum;
                 }
                 let mut sum = 0.0;
-                for t in 0..6 {
+                for t in E_BELOW[r]..6 {
                     sum += e[t][r] * prev.y[t];
                 }
                 rhs[r] -= sum;
@@ -275,14 +300,15 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         }
         let inv = cholesky(&mut b, scale);
         forward(&b, &inv, &mut rhs);
-        // E_i = L_i⁻¹·C_i, column by column.
+        // E_i = L_i⁻¹·C_i, column by column, from the column's first row
+        // that can be non-zero.
         for col in 0..6 {
             let mut v = [0.0; 6];
-            for row in 0..6 {
+            for row in E_BELOW[col]..6 {
                 v[row] = c[row][col];
             }
-            forward(&b, &inv, &mut v);
-            for row in 0..6 {
+            forward_from(&b, &inv, &mut v, E_BELOW[col]);
+            for row in E_BELOW[col]..6 {
                 c[row][col] = v[row];
             }
         }
@@ -308,7 +334,9 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
             for (r, vr) in v.iter_mut().enumerate() {
                 let mut sum = 0.0;
                 for t in 0..6 {
-                    sum += e[r][t] * after[t];
+                    if r >= E_BELOW[t] {
+                        sum += e[r][t] * after[t];
+                    }
                 }
                 *vr -= sum;
             }

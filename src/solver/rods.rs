@@ -503,10 +503,16 @@ fn within_turn(turn: f32) -> f32 {
 /// correction along the true gradient when a joint is bent, which a
 /// coiled rod's are: a projection off its gradient does work.)
 pub(crate) fn joint_gradient(q0: Quat, q1: Quat, len: f32) -> DMat3 {
+    joint_gradient_turned(q0, q1, DMat3::from_quat(q0.as_dquat()), len)
+}
+
+/// [`joint_gradient`] with `r0` = R(q0) already at hand.
+#[inline]
+pub(crate) fn joint_gradient_turned(q0: Quat, q1: Quat, r0: DMat3, len: f32) -> DMat3 {
     let r = shorter(q0.conjugate() * q1).as_dquat();
     let v = DVec3::new(r.x, r.y, r.z);
     let m = DMat3::from_diagonal(DVec3::splat(r.w)) - skew(v);
-    m * DMat3::from_quat(q0.as_dquat()).transpose() / len as f64
+    m * r0.transpose() / len as f64
 }
 
 /// \[v\]×, the matrix of v × ·.
@@ -520,7 +526,12 @@ pub(crate) fn skew(v: DVec3) -> DMat3 {
 
 /// A material-frame inverse inertia `w` of orientation `q` in world axes.
 pub(crate) fn world_inverse_inertia(q: Quat, w: Vec3) -> DMat3 {
-    let r = DMat3::from_quat(q.as_dquat());
+    world_inverse_inertia_turned(DMat3::from_quat(q.as_dquat()), w)
+}
+
+/// [`world_inverse_inertia`] with `r` = R(q) already at hand.
+#[inline]
+pub(crate) fn world_inverse_inertia_turned(r: DMat3, w: Vec3) -> DMat3 {
     r * DMat3::from_diagonal(w.as_dvec3()) * r.transpose()
 }
 
