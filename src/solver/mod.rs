@@ -75,7 +75,7 @@ pub use measure::EnergyBooks;
 use particles::hold;
 pub use particles::{Losses, Particles, losses};
 pub use quads::{QuadKind, Quads};
-pub use rod_material::RodJoint;
+pub use rod_material::{GREENHILL_CLAMPED, RodJoint};
 pub use split::Faces;
 pub use tether::Tethers;
 pub use tetra::volume_of as tetrahedron_volume;

@@ -51,11 +51,32 @@ impl Rods {
     }
 }
 
+/// Greenhill's critical twisting moment of a straight rod built in
+/// (clamped) at both ends and free of axial load, in units of E·I/L:
+/// M = 2.86π·E·I/L (Greenhill 1883, as tabulated in Timoshenko & Gere's
+/// "Theory of Elastic Stability"; 2π for ends free to turn).
+pub const GREENHILL_CLAMPED: f32 = 2.86 * std::f32::consts::PI;
+
 impl World {
     /// Rod body `body`'s material and solver, if it is a rod.
     pub fn rod_material(&self, body: usize) -> Option<(RodMaterial, RodSolver)> {
         let r = self.rods.of_body(body)?;
         Some((r.material, r.solver))
+    }
+
+    /// The twist (turns) past which rod body `body`, clamped at both ends,
+    /// buckles out of its line (Greenhill): the end turn θ = M·L/(G·J) of
+    /// [`GREENHILL_CLAMPED`]'s moment, 2.86π·E·I/(2π·G·J) turns with
+    /// J = 2I, whatever its length. None unless both ends are clamped.
+    pub fn greenhill_turns(&self, body: usize) -> Option<f32> {
+        let r = self.rods.of_body(body)?;
+        let clamped = |k| self.rods.is_clamped(body, k);
+        if !(clamped(0) && clamped(r.segments)) {
+            return None;
+        }
+        let m = r.material;
+        let ratio = m.young_modulus / (2.0 * m.shear_modulus);
+        Some(GREENHILL_CLAMPED * ratio / std::f32::consts::TAU)
     }
 
     /// The world index of particle `k` (numbered within it) of rod body
