@@ -213,7 +213,6 @@ fn a_twist_driver_spreads_its_turns_evenly_along_a_straight_rod() {
     assert!(off < 1e-4, "{off} m off the axis");
 }
 
-#[cfg(feature = "cli")]
 #[test]
 fn a_cable_clamped_at_both_ends_stays_straight_below_greenhills_twist_and_coils_past_it() {
     // Greenhill: a straight rod built in at both ends buckles under a
@@ -275,6 +274,7 @@ fn a_cable_clamped_at_both_ends_stays_straight_below_greenhills_twist_and_coils_
     }
 }
 
+#[cfg(feature = "cli")]
 #[test]
 fn run_reports_a_rods_twist_in_turns() {
     let dir = tempfile::tempdir().unwrap();

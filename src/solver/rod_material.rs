@@ -64,17 +64,18 @@ impl World {
         Some((r.material, r.solver))
     }
 
-    /// The twist (turns) past which rod body `body`, clamped at both ends,
-    /// buckles out of its line (Greenhill): the end turn θ = M·L/(G·J) of
-    /// [`GREENHILL_CLAMPED`]'s moment, 2.86π·E·I/(2π·G·J) turns with
-    /// J = 2I, whatever its length. None unless both ends are clamped.
+    /// The twist (turns) past which rod body `body`, straight at rest and
+    /// clamped at both ends, buckles out of its line (Greenhill): the end
+    /// turn θ = M·L/(G·J) of [`GREENHILL_CLAMPED`]'s moment,
+    /// 2.86π·E·I/(2π·G·J) turns with J = 2I, whatever its length. None
+    /// for a rod not clamped at both ends or curved at rest.
     pub fn greenhill_turns(&self, body: usize) -> Option<f32> {
         let r = self.rods.of_body(body)?;
         let clamped = |k| self.rods.is_clamped(body, k);
-        if !(clamped(0) && clamped(r.segments)) {
+        let m = r.material;
+        if !(clamped(0) && clamped(r.segments)) || m.rest_darboux != Vec3::ZERO {
             return None;
         }
-        let m = r.material;
         let ratio = m.young_modulus / (2.0 * m.shear_modulus);
         Some(GREENHILL_CLAMPED * ratio / std::f32::consts::TAU)
     }

@@ -25,7 +25,8 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Vec<Edit> {
         "the turn of its last segment's frame about the rod relative to its first \
          (the stripe along the tube winds round once a turn)",
     );
-    if let Some(critical) = world.greenhill_turns(b) {
+    let pbd = world.settings.method == Method::Pbd;
+    if let Some(critical) = world.greenhill_turns(b).filter(|_| !pbd) {
         ui.label(format!("buckles past {critical:.2} turns (Greenhill)"))
             .on_hover_text(
                 "Greenhill's critical twist for a rod clamped at both ends: the moment \
@@ -34,7 +35,6 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Vec<Edit> {
                  closer, or the rod free to stretch, for the coil to grow)",
             );
     }
-    let pbd = world.settings.method == Method::Pbd;
     ui.add_enabled_ui(!pbd, |ui| {
         let (mut e, mut g) = (m.young_modulus, m.shear_modulus);
         let modulus = |value| {
