@@ -474,6 +474,27 @@ const TEAR_AND_DRIVE: &str = "Scene(name: \"tear and drive\",
     drivers: [(body: 1, particle: 0, motion: Sine(axis: (1.0, 0.3, 0.0), amplitude: 0.3, frequency: 1.5))],
 )";
 
+/// `scene` with `w`'s state written by Save as into `dir`, loaded back and built.
+fn saved_and_resumed(
+    scene: &scene::Scene,
+    w: &catenary::solver::World,
+    dir: &TempDir,
+) -> catenary::solver::World {
+    let mut saved = scene.clone();
+    saved.capture(w);
+    saved.capture_state(w);
+    let path = dir.join("saved.ron");
+    scene::save(&path, &saved).unwrap();
+    scene::load(&path).unwrap().build()
+}
+
+/// Every particle position's bits.
+fn bits(w: &catenary::solver::World) -> Vec<u32> {
+    (w.particles.pos().iter())
+        .flat_map(|p| p.to_array().map(f32::to_bits))
+        .collect()
+}
+
 #[test]
 fn a_saved_state_resumes_bit_exactly_with_tearing_drivers_and_a_run_time_pin() {
     let scene = scene::parse(TEAR_AND_DRIVE, Path::new("<test>")).unwrap();
@@ -483,14 +504,8 @@ fn a_saved_state_resumes_bit_exactly_with_tearing_drivers_and_a_run_time_pin() {
             w.set_pinned(100, true); // a pin the scene file does not have
         }
         if frame == 100 {
-            let mut saved = scene.clone();
-            saved.capture(&w);
-            saved.capture_state(&w);
             let dir = TempDir::new("resume");
-            let path = dir.join("mid.ron");
-            scene::save(&path, &saved).unwrap();
-            let resumed_scene = scene::load(&path).unwrap();
-            let mut resumed = resumed_scene.build();
+            let mut resumed = saved_and_resumed(&scene, &w, &dir);
             assert!(
                 resumed.particles.is_pinned(100),
                 "the run-time pin is saved"
@@ -512,13 +527,6 @@ fn a_saved_state_resumes_bit_exactly_with_tearing_drivers_and_a_run_time_pin() {
                 rest.step();
                 resumed.step();
             }
-            let bits = |w: &catenary::solver::World| {
-                w.particles
-                    .pos()
-                    .iter()
-                    .flat_map(|p| p.to_array().map(f32::to_bits))
-                    .collect::<Vec<_>>()
-            };
             assert!(bits(&rest) == bits(&resumed), "resumed world differs");
             assert_eq!(rest.constraints.len(), resumed.constraints.len());
             return;
@@ -541,18 +549,8 @@ fn a_saved_inflated_balloon_resumes_bit_exactly_without_deflating_first() {
     for _ in 0..60 {
         w.step();
     }
-    let mut saved = scene.clone();
-    saved.capture(&w);
-    saved.capture_state(&w);
     let dir = TempDir::new("resume-balloon");
-    let path = dir.join("inflated.ron");
-    scene::save(&path, &saved).unwrap();
-    let mut resumed = scene::load(&path).unwrap().build();
-    let bits = |w: &catenary::solver::World| {
-        (w.particles.pos().iter())
-            .flat_map(|p| p.to_array().map(f32::to_bits))
-            .collect::<Vec<_>>()
-    };
+    let mut resumed = saved_and_resumed(&scene, &w, &dir);
     for _ in 0..60 {
         w.step();
         resumed.step();

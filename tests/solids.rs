@@ -54,6 +54,22 @@ fn pressure_one_and_a_half_inflates_a_compliant_balloon_to_one_and_a_half_times_
     assert!((ratio - 1.5).abs() < 0.03 * 1.5, "{ratio}");
 }
 
+/// A 0.3 m, 0.1 kg balloon at `pressure`: free, without gravity, 1.2 m
+/// up (`ground` false), or dropped from 0.5 m onto rough ground.
+fn small_balloon(pressure: f32, ground: bool) -> World {
+    let (gravity, y, colliders) = if ground {
+        ("", 0.5, "colliders: [Ground(friction: 0.6)]")
+    } else {
+        (", gravity: (0.0, 0.0, 0.0)", 1.2, "")
+    };
+    world(&format!(
+        "Scene(solver: (substeps: 20{gravity}),
+          bodies: [Balloon(center: (0.0, {y}, 0.0), sphere_radius: 0.3, subdivisions: 3,
+                           mass: 0.1, stretch_compliance: 0.002, bend_compliance: 0.2,
+                           pressure: {pressure}, radius: 0.02)], {colliders})"
+    ))
+}
+
 #[test]
 fn the_gas_follows_a_pressure_at_three_rest_volumes_a_second() {
     // A hard volume target that jumps moves the skin by the whole change
@@ -61,12 +77,7 @@ fn the_gas_follows_a_pressure_at_three_rest_volumes_a_second() {
     // Free, no gravity: after 1 s the target is 1 + 3·1 = 4 V₀, after 4 s
     // it has reached 10. The volume follows within 1 % (measured 0.07 %
     // at 1 s and 0.13 % at 4 s, the skin's stretch compliance).
-    let mut w = world(
-        "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0)),
-          bodies: [Balloon(center: (0.0, 1.2, 0.0), sphere_radius: 0.3, subdivisions: 3,
-                           mass: 0.1, stretch_compliance: 0.002, bend_compliance: 0.2,
-                           pressure: 10.0, radius: 0.02)])",
-    );
+    let mut w = small_balloon(10.0, false);
     let v0 = rest_volume(&w);
     let at = |w: &mut World, frames| {
         for _ in 0..frames {
@@ -94,13 +105,7 @@ fn a_balloon_inflated_to_the_highest_pressure_on_the_ground_is_not_thrown_into_t
     // Its kinetic energy is bounded by the churn of a skin stretched to
     // twice its length, 0.8–0.9 J (what is left of issue 21's drift at
     // this pressure: limits.md).
-    let mut w = world(
-        "Scene(solver: (substeps: 20),
-          bodies: [Balloon(center: (0.0, 0.5, 0.0), sphere_radius: 0.3, subdivisions: 3,
-                           mass: 0.1, stretch_compliance: 0.002, bend_compliance: 0.2,
-                           pressure: 10.0, radius: 0.02)],
-          colliders: [Ground(friction: 0.6)])",
-    );
+    let mut w = small_balloon(10.0, true);
     let (mut highest, mut fastest) = (0.0f32, 0.0f64);
     for _ in 0..300 {
         w.step();
@@ -629,13 +634,7 @@ fn a_balloon_on_rough_ground_gains_no_energy_and_rolls_no_faster_than_a_walk_at_
     // 1.2 and 1.5 (2 m in 10 s). Bounds: the measured values with a
     // margin of about two.
     for (pressure, most) in [(0.5, 0.08), (1.0, 0.005), (1.2, 0.015), (1.5, 0.03)] {
-        let mut w = world(&format!(
-            "Scene(solver: (substeps: 20),
-              bodies: [Balloon(center: (0.0, 0.5, 0.0), sphere_radius: 0.3, subdivisions: 3,
-                               mass: 0.1, stretch_compliance: 0.002, bend_compliance: 0.2,
-                               pressure: {pressure}, radius: 0.02)],
-              colliders: [Ground(friction: 0.6)])"
-        ));
+        let mut w = small_balloon(pressure, true);
         for _ in 0..600 {
             w.step();
         }
@@ -655,12 +654,7 @@ fn a_balloon_on_rough_ground_gains_no_energy_and_rolls_no_faster_than_a_walk_at_
 fn a_free_inflated_balloon_does_not_spin_itself_up() {
     // No gravity, nothing to push on: angular momentum must stay what it
     // was (0). Before, it grew to 0.094 kg·m²/s (0.74 J) in 20 s.
-    let mut w = world(
-        "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0)),
-          bodies: [Balloon(center: (0.0, 1.2, 0.0), sphere_radius: 0.3, subdivisions: 3,
-                           mass: 0.1, stretch_compliance: 0.002, bend_compliance: 0.2,
-                           pressure: 1.2, radius: 0.02)])",
-    );
+    let mut w = small_balloon(1.2, false);
     for _ in 0..1200 {
         w.step();
     }
