@@ -36,7 +36,9 @@
 
 use glam::{DMat3, DVec3, Quat, Vec3, Vec4};
 
-use super::rods::{darboux, joint_gradient_turned, rotated, skew, world_inverse_inertia_turned};
+use super::rods::{
+    cross_cols, darboux, joint_gradient_turned, rotated, world_inverse_inertia_turned,
+};
 
 type M6 = [[f64; 6]; 6];
 
@@ -65,7 +67,6 @@ impl Default for Block {
             frame: Frame {
                 r: DMat3::ZERO,
                 w: DMat3::ZERO,
-                skew: DMat3::ZERO,
             },
             joint: DMat3::ZERO,
             turn: DVec3::ZERO,
@@ -95,8 +96,6 @@ struct Frame {
     /// R(q) and the world inverse inertia R·diag(w)·Rᵀ.
     r: DMat3,
     w: DMat3,
-    /// \[d₃\]×.
-    skew: DMat3,
 }
 
 fn frame(q: Quat, w: Vec3) -> Frame {
@@ -104,7 +103,6 @@ fn frame(q: Quat, w: Vec3) -> Frame {
     Frame {
         r,
         w: world_inverse_inertia_turned(r, w),
-        skew: skew(r.z_axis),
     }
 }
 
@@ -231,9 +229,12 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         let a_s = alpha(rod.stretch_compliance[i]);
         let mut b: M6 = [[0.0; 6]; 6];
         let moving = (wp(i) + wp(i + 1)) / (len * len);
-        // [d₃]×·W, and below Gᵢ·W₊, each used twice (the same products).
-        let skew_w = f.skew * f.w;
-        let ss = DMat3::from_diagonal(DVec3::splat(moving + a_s)) + skew_w * f.skew.transpose();
+        // [d₃]×·W, and below Gᵢ·W₊, each used twice; products with a
+        // [v]× as cross products (W symmetric: [d₃]×·W·[d₃]×ᵀ = [d₃]×·([d₃]×·W)ᵀ).
+        let d3 = f.r.z_axis;
+        let skew_w = cross_cols(d3, f.w);
+        let ss =
+            DMat3::from_diagonal(DVec3::splat(moving + a_s)) + cross_cols(d3, skew_w.transpose());
         put(&mut b, (0, 0), ss);
         let c_ss = (x(i + 1) - x(i)) / len - f.r.z_axis;
         let mut rhs = [0.0; 6];
@@ -265,7 +266,12 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
                     DMat3::from_diagonal(DVec3::splat(-wp(i + 1) / (len * len_next))),
                 );
                 let gi_w = gi * g.w;
-                put(&mut c, (3, 0), gi_w * g.skew.transpose());
+                // Gᵢ·W₊·[d₃₊]×ᵀ = ([d₃₊]×·(Gᵢ·W₊)ᵀ)ᵀ.
+                put(
+                    &mut c,
+                    (3, 0),
+                    cross_cols(g.r.z_axis, gi_w.transpose()).transpose(),
+                );
                 joint_i = None;
                 if i + 2 < n {
                     let (q1, q2) = (rod.q[i + 1], rod.q[i + 2]);
@@ -393,7 +399,8 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
     let (mut carried, mut largest) = (DVec3::ZERO, 0.0f64);
     for s in 0..n {
         let (f, gi) = (scratch[s].frame, scratch[s].joint);
-        let mut general = f.skew.transpose() * dl_ss(&scratch[s]) + carried;
+        // [d₃]×ᵀ·Δλ = Δλ × d₃.
+        let mut general = dl_ss(&scratch[s]).cross(f.r.z_axis) + carried;
         if s + 1 < n {
             let joint_push = gi.transpose() * dl_bt(&scratch[s]);
             general -= joint_push;

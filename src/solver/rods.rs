@@ -511,17 +511,9 @@ pub(crate) fn joint_gradient(q0: Quat, q1: Quat, len: f32) -> DMat3 {
 pub(crate) fn joint_gradient_turned(q0: Quat, q1: Quat, r0: DMat3, len: f32) -> DMat3 {
     let r = shorter(q0.conjugate() * q1).as_dquat();
     let v = DVec3::new(r.x, r.y, r.z);
-    let m = DMat3::from_diagonal(DVec3::splat(r.w)) - skew(v);
-    m * r0.transpose() / len as f64
-}
-
-/// \[v\]×, the matrix of v × ·.
-pub(crate) fn skew(v: DVec3) -> DMat3 {
-    DMat3::from_cols(
-        DVec3::new(0.0, v.z, -v.y),
-        DVec3::new(-v.z, 0.0, v.x),
-        DVec3::new(v.y, -v.x, 0.0),
-    )
+    // (r_w·I − [v]×)·R₀ᵀ/ℓ, the [v]× product as cross products.
+    let r0t = r0.transpose();
+    (r0t * r.w - cross_cols(v, r0t)) * (1.0 / len as f64)
 }
 
 /// A material-frame inverse inertia `w` of orientation `q` in world axes.
@@ -532,7 +524,17 @@ pub(crate) fn world_inverse_inertia(q: Quat, w: Vec3) -> DMat3 {
 /// [`world_inverse_inertia`] with `r` = R(q) already at hand.
 #[inline]
 pub(crate) fn world_inverse_inertia_turned(r: DMat3, w: Vec3) -> DMat3 {
-    r * DMat3::from_diagonal(w.as_dvec3()) * r.transpose()
+    // R·diag(w)·Rᵀ = Σₖ wₖ·rₖ·rₖᵀ over R's columns rₖ (symmetric).
+    let w = w.as_dvec3();
+    let (a, b, c) = (r.x_axis * w.x, r.y_axis * w.y, r.z_axis * w.z);
+    let col = |j: usize| a * r.x_axis[j] + b * r.y_axis[j] + c * r.z_axis[j];
+    DMat3::from_cols(col(0), col(1), col(2))
+}
+
+/// \[v\]×·M, column by column: v × Mⱼ.
+#[inline]
+pub(crate) fn cross_cols(v: DVec3, m: DMat3) -> DMat3 {
+    DMat3::from_cols(v.cross(m.x_axis), v.cross(m.y_axis), v.cross(m.z_axis))
 }
 
 /// One XPBD projection of the bend–twist constraint between orientations
