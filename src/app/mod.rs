@@ -28,7 +28,7 @@ use render::{Display, Highlight, Renderer, antialias, scenery};
 use shell::interact::Mouse;
 use shell::{automation, platform, probe, recording, stepping};
 use stepping::{Timing, WorldStats, smooth};
-use ui::{editor, layout, plots};
+use ui::{editor, layout, plots, twist_plot};
 
 /// Command-line options of the window.
 #[derive(Clone, Debug, Default)]
@@ -154,6 +154,8 @@ pub struct App {
     stats: WorldStats,
     stale_stats: bool,
     history: plots::History,
+    /// The Greenhill lesson's twist, when a rod is clamped at both ends.
+    twist: twist_plot::TwistTrace,
     /// egui wants the pointer / keyboard this frame (the world must not react).
     ui_has_pointer: bool,
     ui_has_keyboard: bool,
@@ -203,6 +205,7 @@ impl App {
             stats: WorldStats::default(),
             stale_stats: true,
             history: plots::History::default(),
+            twist: twist_plot::TwistTrace::default(),
             ui_has_pointer: false,
             ui_has_keyboard: false,
             panel: ui::SidePanel::new(options.scene.as_deref()),

@@ -155,6 +155,7 @@ impl App {
             });
         }
         self.history.push(w.time(), &lanes, w.energy_books());
+        self.twist.push(w);
     }
 }
 

@@ -25,6 +25,7 @@ mod scene;
 mod solver;
 mod stats;
 mod sweep;
+pub mod twist_plot;
 mod widgets;
 
 use std::path::{Path, PathBuf};

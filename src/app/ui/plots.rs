@@ -9,7 +9,7 @@ use crate::app::App;
 use crate::solver::{EnergyBooks, Method, Settings};
 
 /// Seconds of simulated time kept.
-const WINDOW: f64 = 10.0;
+pub(super) const WINDOW: f64 = 10.0;
 
 /// Points drawn per line at most (ten a second): a plot is a few hundred
 /// pixels wide, and under software rendering every point of a line costs
@@ -29,7 +29,7 @@ fn buckets(n: usize) -> impl Iterator<Item = std::ops::Range<usize>> {
 /// background (see [`Display::plot_detail`](crate::app::render::Display)); the
 /// background is 95,000 pixels a frame for the two plots, about 1.5 ms
 /// of CPU under software rendering.
-fn fixed_plot(id: &str, detail: bool) -> Plot<'static> {
+pub(super) fn fixed_plot(id: &str, detail: bool) -> Plot<'static> {
     Plot::new(id.to_owned())
         .show_grid(detail)
         .show_background(detail)
@@ -407,16 +407,24 @@ impl App {
                 let rope = (0..self.world.bodies().len()).find_map(|b| {
                     crate::analytic::Catenary::of_rope(&self.world, b).map(|c| (b, c))
                 });
-                match rope {
-                    Some((b, (curve, mu))) => {
+                // With a rod clamped at both ends, its twist against
+                // Greenhill's critical twist.
+                let detail = self.display.plot_detail;
+                let greenhill = super::twist_plot::greenhill_rod(&self.world);
+                match (rope, greenhill) {
+                    (Some((b, (curve, mu))), _) => {
                         ui.columns(2, |cols| {
-                            self.history.ui(&mut cols[0], self.display.plot_detail);
-                            let rope = (b, &curve, mu);
-                            let detail = self.display.plot_detail;
-                            tension_along(&mut cols[1], &self.world, rope, detail);
+                            self.history.ui(&mut cols[0], detail);
+                            tension_along(&mut cols[1], &self.world, (b, &curve, mu), detail);
                         });
                     }
-                    None => self.history.ui(ui, self.display.plot_detail),
+                    (None, Some((_, critical))) => {
+                        ui.columns(2, |cols| {
+                            self.history.ui(&mut cols[0], detail);
+                            self.twist.ui(&mut cols[1], critical, detail);
+                        });
+                    }
+                    (None, None) => self.history.ui(ui, detail),
                 }
             });
     }
