@@ -410,15 +410,14 @@ impl App {
                 // With a rod clamped at both ends, its twist against
                 // Greenhill's critical twist.
                 let detail = self.display.plot_detail;
-                let greenhill = super::twist_plot::greenhill_rod(&self.world);
-                match (rope, greenhill) {
+                match (rope, self.twist.critical()) {
                     (Some((b, (curve, mu))), _) => {
                         ui.columns(2, |cols| {
                             self.history.ui(&mut cols[0], detail);
                             tension_along(&mut cols[1], &self.world, (b, &curve, mu), detail);
                         });
                     }
-                    (None, Some((_, critical))) => {
+                    (None, Some(critical)) => {
                         ui.columns(2, |cols| {
                             self.history.ui(&mut cols[0], detail);
                             self.twist.ui(&mut cols[1], critical, detail);

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use egui_macroquad::egui;
-use egui_plot::{HLine, Line, LineStyle, PlotPoints};
+use egui_plot::{Corner, HLine, Legend, Line, LineStyle, PlotPoints};
 
 use super::plots::{WINDOW, fixed_plot};
 use crate::solver::World;
@@ -22,6 +22,8 @@ pub fn greenhill_rod(world: &World) -> Option<(usize, f64)> {
 #[derive(Default)]
 pub struct TwistTrace {
     samples: VecDeque<(f64, f64)>,
+    /// The followed rod's critical twist (turns) at the last sample.
+    critical: Option<f64>,
 }
 
 impl TwistTrace {
@@ -33,7 +35,9 @@ impl TwistTrace {
         if self.samples.back().is_some_and(|s| s.0 > t) {
             self.samples.clear();
         }
-        let Some((b, _)) = greenhill_rod(world) else {
+        let followed = greenhill_rod(world);
+        self.critical = followed.map(|(_, c)| c);
+        let Some((b, _)) = followed else {
             self.samples.clear();
             return;
         };
@@ -44,10 +48,18 @@ impl TwistTrace {
         }
     }
 
+    /// Greenhill's critical twist (turns) of the rod followed, if the world
+    /// of the last sample has one.
+    pub fn critical(&self) -> Option<f64> {
+        self.critical
+    }
+
     /// The twist (turns) against time, and Greenhill's `critical` twist.
     pub fn ui(&self, ui: &mut egui::Ui, critical: f64, detail: bool) {
         let points: PlotPoints = self.samples.iter().map(|&(t, turns)| [t, turns]).collect();
+        // The legend top left: the rising twist crosses the line top right.
         fixed_plot("twist", detail)
+            .legend(Legend::default().position(Corner::LeftTop))
             .x_axis_label("time s")
             .include_y(0.0)
             .include_y(1.2 * critical)
@@ -80,13 +92,17 @@ mod tests {
     #[test]
     fn the_trace_follows_the_clamped_rods_twist_and_starts_afresh_on_a_reset() {
         let mut w = cable();
-        assert!(greenhill_rod(&w).is_some());
         let mut trace = TwistTrace::default();
         for _ in 0..30 {
             w.step();
             trace.push(&w);
         }
         let last = *trace.samples.back().unwrap();
+        let expected = 8.985 * 1e9 / (4.0 * std::f64::consts::PI * 4e8);
+        assert!(
+            (trace.critical().unwrap() - expected).abs() < 1e-3,
+            "the defaults' E and G"
+        );
         assert_eq!(trace.samples.len(), 30);
         assert!((last.0 - 0.5).abs() < 1e-6, "{last:?}");
         assert!(
