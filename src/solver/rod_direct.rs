@@ -157,18 +157,6 @@ fn cholesky(a: &mut M6, scale: [f64; 6]) -> [f64; 6] {
     inv
 }
 
-/// Solves L·x = b in place for the factor `l` (reciprocal diagonal `inv`).
-#[inline(always)]
-fn forward(l: &M6, inv: &[f64; 6], b: &mut [f64; 6]) {
-    for i in 0..6 {
-        let mut s = b[i];
-        for k in 0..i {
-            s -= l[i][k] * b[k];
-        }
-        b[i] = s * inv[i];
-    }
-}
-
 /// The first row of column j of Eᵢ = Lᵢ⁻¹·Cᵢ that can be non-zero. Cᵢ
 /// couples block i to block i + 1 through particle i + 1 (its stretch rows,
 /// a diagonal −w/(ℓᵢℓᵢ₊₁)·I in columns 0..3) and orientation i + 1 (its
@@ -177,7 +165,8 @@ fn forward(l: &M6, inv: &[f64; 6], b: &mut [f64; 6]) {
 /// Sums over E's zero entries are left out: they would only add +0.
 const E_BELOW: [usize; 6] = [0, 1, 2, 3, 3, 3];
 
-/// [`forward`] for a `b` whose rows before `start` are zero (they stay so).
+/// Solves L·x = b in place for the factor `l` (reciprocal diagonal
+/// `inv`), `b`'s rows before `start` being zero (they stay so).
 #[inline(always)]
 fn forward_from(l: &M6, inv: &[f64; 6], b: &mut [f64; 6], start: usize) {
     for i in start..6 {
@@ -305,7 +294,7 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
             }
         }
         let inv = cholesky(&mut b, scale);
-        forward(&b, &inv, &mut rhs);
+        forward_from(&b, &inv, &mut rhs, 0);
         // E_i = L_i⁻¹·C_i, column by column, from the column's first row
         // that can be non-zero.
         for col in 0..6 {

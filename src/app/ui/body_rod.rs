@@ -28,12 +28,13 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Vec<Edit> {
     let pbd = world.settings.method == Method::Pbd;
     if let Some(critical) = world.greenhill_turns(b).filter(|_| !pbd) {
         ui.label(format!("buckles past {critical:.2} turns (Greenhill)"))
-            .on_hover_text(
+            .on_hover_text(format!(
                 "Greenhill's critical twist for a rod clamped at both ends: the moment \
-                 M = 8.99·E·I/L turns its end by M·L/(G·J). Twisted further, the straight \
+                 M = {:.2}·E·I/L turns its end by M·L/(G·J). Twisted further, the straight \
                  rod is unstable and coils out of its line (its ends must be free to come \
                  closer, or the rod free to stretch, for the coil to grow)",
-            );
+                crate::solver::GREENHILL_CLAMPED
+            ));
     }
     ui.add_enabled_ui(!pbd, |ui| {
         let (mut e, mut g) = (m.young_modulus, m.shear_modulus);
