@@ -36,6 +36,8 @@
 
 use glam::{DMat3, DVec3, Quat, Vec3, Vec4};
 
+use super::particles::{Losses, losses};
+
 use super::rods::{
     cross_cols, darboux, joint_gradient_turned, rotated, world_inverse_inertia_turned,
 };
@@ -194,65 +196,80 @@ fn as_f64(v: Vec3) -> DVec3 {
     v.as_dvec3()
 }
 
-/// One direct XPBD pass over a rod (`h2` = h², `xpbd` false: PBD with
-/// stiffness `k`); λ reset first when `first`.
-pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) {
-    let n = rod.q.len();
-    if first {
-        rod.lambda_stretch.fill(Vec3::ZERO);
-        rod.lambda_bend.fill(Vec3::ZERO);
+/// What a solve adds to block i of J·W·Jᵀ and solves for: `ss` on the
+/// stretch–shear diagonal, `bt` on the bend–twist diagonal, and the
+/// right-hand side (6 rows; the last block's bend rows are 0).
+struct Rows {
+    ss: f64,
+    bt: DVec3,
+    rhs: [f64; 6],
+}
+
+/// The rod's geometry a solve linearises about: its particles' inverse
+/// masses (`prev.w`), orientations, inverse inertias and lengths.
+#[derive(Clone, Copy)]
+struct Shape<'a> {
+    prev: &'a [Vec4],
+    q: &'a [Quat],
+    inv_inertia: &'a [Vec3],
+    length: &'a [f32],
+}
+
+impl Shape<'_> {
+    fn w(&self, i: usize) -> f64 {
+        self.prev[i].w as f64
     }
-    let x = |i: usize| (rod.prev[i] + rod.delta[i]).truncate().as_dvec3();
-    let wp = |i: usize| rod.prev[i].w as f64;
-    let alpha = |a: f32| if xpbd { (a / h2) as f64 } else { 0.0 };
-    let k = k as f64;
-    let joint = |i: usize| 0.5 * (rod.length[i] + rod.length[i + 1]) as f64;
+
+    /// The mean length of joint i's two segments.
+    fn joint(&self, i: usize) -> f64 {
+        0.5 * (self.length[i] + self.length[i + 1]) as f64
+    }
+}
+
+/// Factors (J·W·Jᵀ + D) block by block into `scratch` and solves it for
+/// the right-hand side, D and the right-hand side from `rows(i, frame i,
+/// joint gradient i)`: the solution is left in each block's `y`. False
+/// when it is not finite (a system too ill-conditioned for f64).
+fn solve(
+    shape: Shape,
+    scratch: &mut [Block],
+    mut rows: impl FnMut(usize, &Frame, &DMat3) -> Rows,
+) -> bool {
+    let n = shape.q.len();
+    let (q, len_of) = (shape.q, shape.length);
     // Forward sweep: assemble block i, eliminate block i − 1 from it.
-    let mut frame_i = frame(rod.q[0], rod.inv_inertia[0]);
+    let mut frame_i = frame(q[0], shape.inv_inertia[0]);
     let mut joint_i =
-        (n > 1).then(|| joint_gradient_turned(rod.q[0], rod.q[1], frame_i.r, joint(0) as f32));
+        (n > 1).then(|| joint_gradient_turned(q[0], q[1], frame_i.r, shape.joint(0) as f32));
     for i in 0..n {
         let f = frame_i;
-        let next = (i + 1 < n).then(|| frame(rod.q[i + 1], rod.inv_inertia[i + 1]));
-        let len = rod.length[i] as f64;
-        let a_s = alpha(rod.stretch_compliance[i]);
+        let next = (i + 1 < n).then(|| frame(q[i + 1], shape.inv_inertia[i + 1]));
+        let len = len_of[i] as f64;
+        let gi = joint_i.unwrap_or(DMat3::ZERO);
+        let Rows { ss, bt, mut rhs } = rows(i, &f, &gi);
         let mut b: M6 = [[0.0; 6]; 6];
-        let moving = (wp(i) + wp(i + 1)) / (len * len);
+        let moving = (shape.w(i) + shape.w(i + 1)) / (len * len);
         // [d₃]×·W, and below Gᵢ·W₊, each used twice; products with a
         // [v]× as cross products (W symmetric: [d₃]×·W·[d₃]×ᵀ = [d₃]×·([d₃]×·W)ᵀ).
         let d3 = f.r.z_axis;
         let skew_w = cross_cols(d3, f.w);
-        let ss =
-            DMat3::from_diagonal(DVec3::splat(moving + a_s)) + cross_cols(d3, skew_w.transpose());
-        put(&mut b, (0, 0), ss);
-        let c_ss = (x(i + 1) - x(i)) / len - f.r.z_axis;
-        let mut rhs = [0.0; 6];
-        let r_ss = -c_ss * k - as_f64(rod.lambda_stretch[i]) * a_s;
-        rhs[..3].copy_from_slice(&r_ss.to_array());
+        let diag = DMat3::from_diagonal(DVec3::splat(moving + ss));
+        put(&mut b, (0, 0), diag + cross_cols(d3, skew_w.transpose()));
         let mut c: M6 = [[0.0; 6]; 6];
-        let gi = joint_i.unwrap_or(DMat3::ZERO);
         match next {
             Some(g) => {
-                let lb = joint(i);
-                let a_b = if xpbd {
-                    as_f64(rod.bend_compliance[i]) / h2 as f64
-                } else {
-                    DVec3::ZERO
-                };
-                let bt = gi * (f.w + g.w) * gi.transpose() + DMat3::from_diagonal(a_b);
-                put(&mut b, (3, 3), bt);
+                let block = gi * (f.w + g.w) * gi.transpose() + DMat3::from_diagonal(bt);
+                put(&mut b, (3, 3), block);
                 let cross = -(skew_w * gi.transpose());
                 put(&mut b, (0, 3), cross);
                 put(&mut b, (3, 0), cross.transpose());
-                let c_bt = as_f64(darboux(rod.q[i], rod.q[i + 1], lb as f32) - rod.rest_darboux[i]);
-                let r_bt = -c_bt * k - a_b * as_f64(rod.lambda_bend[i]);
-                rhs[3..].copy_from_slice(&r_bt.to_array());
                 // Coupling to block i + 1: particle i + 1, orientation i + 1.
-                let len_next = rod.length[i + 1] as f64;
+                let len_next = len_of[i + 1] as f64;
+                let w_next = shape.w(i + 1);
                 put(
                     &mut c,
                     (0, 0),
-                    DMat3::from_diagonal(DVec3::splat(-wp(i + 1) / (len * len_next))),
+                    DMat3::from_diagonal(DVec3::splat(-w_next / (len * len_next))),
                 );
                 let gi_w = gi * g.w;
                 // Gᵢ·W₊·[d₃₊]×ᵀ = ([d₃₊]×·(Gᵢ·W₊)ᵀ)ᵀ.
@@ -263,8 +280,8 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
                 );
                 joint_i = None;
                 if i + 2 < n {
-                    let (q1, q2) = (rod.q[i + 1], rod.q[i + 2]);
-                    let next_joint = joint_gradient_turned(q1, q2, g.r, joint(i + 1) as f32);
+                    let (q1, q2) = (q[i + 1], q[i + 2]);
+                    let next_joint = joint_gradient_turned(q1, q2, g.r, shape.joint(i + 1) as f32);
                     put(&mut c, (3, 3), -(gi_w * next_joint.transpose()));
                     joint_i = Some(next_joint);
                 }
@@ -276,7 +293,7 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
             // B_i −= E_{i−1}ᵀ·E_{i−1} (lower triangle), r_i −= E_{i−1}ᵀ·z_{i−1}.
             // E's column r is zero above row `E_BELOW[r]`: sums start
             // there, from the same +0 the skipped terms keep.
-            let prev = &rod.scratch[i - 1];
+            let prev = &scratch[i - 1];
             let e = &prev.c;
             for r in 0..6 {
                 for s in 0..=r {
@@ -307,7 +324,7 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
                 c[row][col] = v[row];
             }
         }
-        rod.scratch[i] = Block {
+        scratch[i] = Block {
             d: b,
             inv,
             c,
@@ -322,10 +339,10 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
     }
     // Back: Δλ_i = L_i⁻ᵀ·(z_i − E_i·Δλ_{i+1}), kept in y.
     for i in (0..n).rev() {
-        let mut v = rod.scratch[i].y;
+        let mut v = scratch[i].y;
         if i + 1 < n {
-            let after = rod.scratch[i + 1].y;
-            let e = &rod.scratch[i].c;
+            let after = scratch[i + 1].y;
+            let e = &scratch[i].c;
             for (r, vr) in v.iter_mut().enumerate() {
                 let mut sum = 0.0;
                 for t in 0..6 {
@@ -336,55 +353,39 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
                 *vr -= sum;
             }
         }
-        let block = &mut rod.scratch[i];
+        let block = &mut scratch[i];
         backward(&block.d, &block.inv, &mut v);
         block.y = v;
     }
-    // A system too ill-conditioned for f64 (hostile radii and torques)
-    // moves nothing this pass rather than anything to infinity.
-    if !rod
-        .scratch
-        .iter()
-        .all(|b| b.y.iter().all(|v| v.is_finite()))
-    {
-        return;
+    scratch.iter().all(|b| b.y.iter().all(|v| v.is_finite()))
+}
+
+fn dl_ss(b: &Block) -> DVec3 {
+    DVec3::from_slice(&b.y[..3])
+}
+
+fn dl_bt(b: &Block) -> DVec3 {
+    DVec3::from_slice(&b.y[3..])
+}
+
+/// W·Jᵀ·y for particle j (of n + 1): its move (or velocity change).
+fn push(shape: Shape, scratch: &[Block], j: usize) -> DVec3 {
+    let n = scratch.len();
+    let mut push = DVec3::ZERO;
+    if j > 0 {
+        push += dl_ss(&scratch[j - 1]) / shape.length[j - 1] as f64;
     }
-    // Δx = W·Jᵀ·Δλ and the orientations' turns. A pass moves a particle
-    // at most a segment length and turns a frame at most half a radian:
-    // well-posed rods move far less, and an ill-conditioned one (hostile
-    // radii, torques) is slowed, not flung to infinity.
-    let RodSlices {
-        prev,
-        delta,
-        q,
-        length,
-        lambda_stretch,
-        lambda_bend,
-        scratch,
-        ..
-    } = rod;
-    let dl_ss = |b: &Block| DVec3::from_slice(&b.y[..3]);
-    let dl_bt = |b: &Block| DVec3::from_slice(&b.y[3..]);
-    let push = |scratch: &[Block], j: usize| {
-        let mut push = DVec3::ZERO;
-        if j > 0 {
-            push += dl_ss(&scratch[j - 1]) / length[j - 1] as f64;
-        }
-        if j < n {
-            push -= dl_ss(&scratch[j]) / length[j] as f64;
-        }
-        push * prev[j].w as f64
-    };
-    let mut scale = 1.0f64;
-    for j in 0..=n {
-        let (reach, moved) = (length[j.min(n - 1)] as f64, push(scratch, j).length());
-        if moved > reach {
-            scale = scale.min(reach / moved);
-        }
+    if j < n {
+        push -= dl_ss(&scratch[j]) / shape.length[j] as f64;
     }
-    // Each segment's turn from its own rows and the joints on either side,
-    // with the frames where the system was linearised (kept in the
-    // scratch: the frames are turned only after every turn is known).
+    push * shape.w(j)
+}
+
+/// W·Jᵀ·y for each segment, into its block's `turn`, from its own rows
+/// and the joints on either side, with the frames where the system was
+/// linearised; returns the largest.
+fn turns(scratch: &mut [Block]) -> f64 {
+    let n = scratch.len();
     let (mut carried, mut largest) = (DVec3::ZERO, 0.0f64);
     for s in 0..n {
         let (f, gi) = (scratch[s].frame, scratch[s].joint);
@@ -399,11 +400,88 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         largest = largest.max(turn.length());
         scratch[s].turn = turn;
     }
+    largest
+}
+
+/// One direct XPBD pass over a rod (`h2` = h², `xpbd` false: PBD with
+/// stiffness `k`); λ reset first when `first`.
+pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) {
+    let n = rod.q.len();
+    if first {
+        rod.lambda_stretch.fill(Vec3::ZERO);
+        rod.lambda_bend.fill(Vec3::ZERO);
+    }
+    let RodSlices {
+        prev,
+        delta,
+        q,
+        inv_inertia,
+        length,
+        stretch_compliance,
+        bend_compliance,
+        rest_darboux,
+        lambda_stretch,
+        lambda_bend,
+        scratch,
+    } = rod;
+    let shape = Shape {
+        prev,
+        q,
+        inv_inertia,
+        length,
+    };
+    let x = |i: usize| (prev[i] + delta[i]).truncate().as_dvec3();
+    let alpha = |a: f32| if xpbd { (a / h2) as f64 } else { 0.0 };
+    let k = k as f64;
+    let solved = solve(shape, scratch, |i, f, _| {
+        let len = length[i] as f64;
+        let a_s = alpha(stretch_compliance[i]);
+        let c_ss = (x(i + 1) - x(i)) / len - f.r.z_axis;
+        let mut rhs = [0.0; 6];
+        let r_ss = -c_ss * k - as_f64(lambda_stretch[i]) * a_s;
+        rhs[..3].copy_from_slice(&r_ss.to_array());
+        let mut a_b = DVec3::ZERO;
+        if i + 1 < n {
+            if xpbd {
+                a_b = as_f64(bend_compliance[i]) / h2 as f64;
+            }
+            let lb = shape.joint(i) as f32;
+            let c_bt = as_f64(darboux(q[i], q[i + 1], lb) - rest_darboux[i]);
+            let r_bt = -c_bt * k - a_b * as_f64(lambda_bend[i]);
+            rhs[3..].copy_from_slice(&r_bt.to_array());
+        }
+        Rows {
+            ss: a_s,
+            bt: a_b,
+            rhs,
+        }
+    });
+    // A system too ill-conditioned for f64 (hostile radii and torques)
+    // moves nothing this pass rather than anything to infinity.
+    if !solved {
+        return;
+    }
+    // Δx = W·Jᵀ·Δλ and the orientations' turns. A pass moves a particle
+    // at most a segment length and turns a frame at most half a radian:
+    // well-posed rods move far less, and an ill-conditioned one (hostile
+    // radii, torques) is slowed, not flung to infinity.
+    let mut scale = 1.0f64;
+    for j in 0..=n {
+        let (reach, moved) = (
+            length[j.min(n - 1)] as f64,
+            push(shape, scratch, j).length(),
+        );
+        if moved > reach {
+            scale = scale.min(reach / moved);
+        }
+    }
+    // The frames are turned only after every turn is known.
+    let largest = turns(scratch);
     if largest > 0.5 {
         scale = scale.min(0.5 / largest);
     }
     for (j, d) in delta.iter_mut().enumerate() {
-        *d += (push(scratch, j) * scale).as_vec3().extend(0.0);
+        *d += (push(shape, scratch, j) * scale).as_vec3().extend(0.0);
     }
     for (q, block) in q.iter_mut().zip(scratch.iter()) {
         *q = rotated(*q, (block.turn * scale).as_vec3());
@@ -413,5 +491,106 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         if s + 1 < n {
             lambda_bend[s] += (dl_bt(&scratch[s]) * scale).as_vec3();
         }
+    }
+}
+
+/// One rod's tables for its dashpot: the particles' velocities (inverse
+/// masses in `prev.w`) and the segments' angular velocities.
+pub(crate) struct RodVelocities<'a> {
+    pub prev: &'a [Vec4],
+    pub vel: &'a mut [Vec3],
+    pub q: &'a [Quat],
+    pub omega: &'a mut [Vec3],
+    pub inv_inertia: &'a [Vec3],
+    pub length: &'a [f32],
+    pub scratch: &'a mut [Block],
+    /// The particles' energy books.
+    pub lost: &'a mut [Losses],
+}
+
+/// Step 6 for a rod solved directly: DESIGN §2's dashpot of β on each
+/// joint's bend–twist rows, solved for the whole rod at once as its
+/// positions are (`beta_h` = β·h): (J·W·Jᵀ + D)·p = −J·v, Δv = W·Jᵀ·p,
+/// with D = I/(β·h) on the joints' rows. A joint's row alone is the
+/// contract's p = −(∇C·v)·β·h/(1 + β·Σw|∇C|²·h). The segments' stretch–shear
+/// rows, the stiff rows that tie the frames to the centreline, get D = 0:
+/// the pass takes their rate out, and through them a joint's dashpot
+/// reaches the centreline, so a bending swing decays at the Kelvin–Voigt
+/// rate β·α·ω²/2 (α = 1/(E·I·ℓ), a joint's compliance). Damping each row
+/// alone, or the stretch–shear rows with dashpots of β, left the
+/// centreline free to take the joints' damping back as shear (a stiff
+/// rod kept its swing, or lost it at 0.3 of that rate).
+///
+/// J·v is taken over what moves freely (an end a driver turns counts as
+/// at rest), so the right-hand side lies in J's range: a rod clamped at
+/// both ends has six redundant rows, and a driven end's spin along them
+/// (which no free motion can take up) made p huge in rounding, and a
+/// twisted plectoneme gain 10⁴ J. With J·W·Jᵀ positive semi-definite the
+/// pass then only ever takes kinetic energy out; each particle's share is
+/// booked in `lost`.
+pub(crate) fn damp(rod: RodVelocities, beta_h: f64) {
+    let n = rod.q.len();
+    let RodVelocities {
+        prev,
+        vel,
+        q,
+        omega,
+        inv_inertia,
+        length,
+        scratch,
+        lost,
+    } = rod;
+    let shape = Shape {
+        prev,
+        q,
+        inv_inertia,
+        length,
+    };
+    let d = 1.0 / beta_h;
+    let om = |s: usize| {
+        if inv_inertia[s] == Vec3::ZERO {
+            DVec3::ZERO
+        } else {
+            omega[s].as_dvec3()
+        }
+    };
+    let v = |i: usize| {
+        if shape.w(i) > 0.0 {
+            vel[i].as_dvec3()
+        } else {
+            DVec3::ZERO
+        }
+    };
+    let solved = solve(shape, scratch, |i, f, gi| {
+        // −J·v of what moves freely: the stretch–shear rate
+        // (v₁ − v₀)/ℓ + d₃ × ω and the joint's bend–twist rate G·(ω₊ − ω).
+        let rate_ss = (v(i + 1) - v(i)) / length[i] as f64 + f.r.z_axis.cross(om(i));
+        let mut rhs = [0.0; 6];
+        rhs[..3].copy_from_slice(&(-rate_ss).to_array());
+        if i + 1 < n {
+            let rate_bt = *gi * (om(i + 1) - om(i));
+            rhs[3..].copy_from_slice(&(-rate_bt).to_array());
+        }
+        Rows {
+            ss: 0.0,
+            bt: DVec3::splat(d),
+            rhs,
+        }
+    });
+    if !solved {
+        return;
+    }
+    turns(scratch);
+    for (j, v) in vel.iter_mut().enumerate() {
+        let before = *v;
+        *v += push(shape, scratch, j).as_vec3();
+        let w = shape.w(j);
+        if w > 0.0 {
+            let drop = before.length_squared() as f64 - v.length_squared() as f64;
+            lost[j][losses::DAMPING] += 0.5 * drop / w;
+        }
+    }
+    for (w, block) in omega.iter_mut().zip(scratch.iter()) {
+        *w += block.turn.as_vec3();
     }
 }

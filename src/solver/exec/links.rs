@@ -12,6 +12,43 @@ use super::pool::Team;
 use super::shared::Shared;
 use crate::solver::particles::Losses;
 
+/// DESIGN §2's dashpot along the line between particles a and b (of
+/// `pos`, `vel`, `inv_mass`, `lost`): it removes the fraction
+/// `factor(w_a + w_b)`·(w_a + w_b) of their relative normal velocity (the
+/// factor β·h/(1 + β·(w_a + w_b)·h)) and books the kinetic energy taken.
+/// Nothing for fixed or coincident ends.
+///
+/// # Safety
+/// Particles a and b are in the tables and no other thread touches them.
+pub(crate) unsafe fn dashpot(
+    (pos, vel, inv_mass, lost): (Shared<Vec3>, Shared<Vec3>, Shared<f32>, Shared<Losses>),
+    (ia, ib): (usize, usize),
+    factor: impl FnOnce(f32) -> f32,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let (wa, wb) = (inv_mass.get(ia), inv_mass.get(ib));
+        let d = pos.get(ia) - pos.get(ib);
+        let len2 = d.length_squared();
+        if wa + wb == 0.0 || len2 <= 1e-18 {
+            return;
+        }
+        let n = d / len2.sqrt();
+        let (va, vb) = (vel.get(ia), vel.get(ib));
+        let p = -n.dot(va - vb) * factor(wa + wb);
+        let (va2, vb2) = (va + n * (wa * p), vb - n * (wb * p));
+        vel.set(ia, va2);
+        vel.set(ib, vb2);
+        use crate::solver::particles::losses::DAMPING;
+        if wa > 0.0 {
+            lost.at(ia)[DAMPING] += super::step::kinetic_drop(wa, va, va2);
+        }
+        if wb > 0.0 {
+            lost.at(ib)[DAMPING] += super::step::kinetic_drop(wb, vb, vb2);
+        }
+    }
+}
+
 /// One colour's links, for threads that each own a disjoint range of
 /// them during a step (see `super::step`). Every column has `len` entries.
 #[derive(Clone, Copy, Debug)]
@@ -239,26 +276,8 @@ impl RawBatch {
         for i in range {
             // SAFETY: `i` is in the batch, its particles in range and owned by this thread.
             unsafe {
-                let (ia, ib) = (self.a.get(i) as usize, self.b.get(i) as usize);
-                let (wa, wb) = (inv_mass.get(ia), inv_mass.get(ib));
-                let d = pos.get(ia) - pos.get(ib);
-                let len2 = d.length_squared();
-                if wa + wb == 0.0 || len2 <= 1e-18 {
-                    continue;
-                }
-                let n = d / len2.sqrt();
-                let (va, vb) = (vel.get(ia), vel.get(ib));
-                let p = -n.dot(va - vb) * self.damp.get(i);
-                let (va2, vb2) = (va + n * (wa * p), vb - n * (wb * p));
-                vel.set(ia, va2);
-                vel.set(ib, vb2);
-                use crate::solver::particles::losses::DAMPING;
-                if wa > 0.0 {
-                    lost.at(ia)[DAMPING] += super::step::kinetic_drop(wa, va, va2);
-                }
-                if wb > 0.0 {
-                    lost.at(ib)[DAMPING] += super::step::kinetic_drop(wb, vb, vb2);
-                }
+                let ends = (self.a.get(i) as usize, self.b.get(i) as usize);
+                dashpot((pos, vel, inv_mass, lost), ends, |_| self.damp.get(i));
             }
         }
     }

@@ -7,9 +7,10 @@ use std::ops::Range;
 use glam::{Quat, Vec3};
 
 use super::kinds::{Ctx, Pass};
+use super::links::dashpot;
 use super::pool::Team;
 use super::shared::Shared;
-use crate::solver::rod_direct::{self, Block, RodSlices};
+use crate::solver::rod_direct::{self, Block, RodSlices, RodVelocities};
 use crate::solver::rods::{Rod, RodSolver, Rods, Twist, bend_twist, shorter, stretch_shear};
 
 /// Views of the rod tables for one step; None when the world has no rod.
@@ -229,6 +230,52 @@ impl Pass for RodPass {
                     r.q.set(s + 1, q1);
                 }
             }
+        }
+    }
+
+    fn damps(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Step 6's dashpot of β: for a rod solved directly, on its joints'
+    /// bend–twist rates, all at once (`rod_direct::damp`); a Gauss–Seidel
+    /// rod's frames carry no angular velocity from one substep to the
+    /// next, so its joints have none, and its segments have a rope link's.
+    unsafe fn damp(&self, ctx: &Ctx, team: &Team, _mine: Range<usize>) {
+        let (p, Some(r)) = (ctx.p, self.0) else {
+            return;
+        };
+        let beta_h = ctx.damping * ctx.h;
+        if beta_h <= 0.0 {
+            return;
+        }
+        for (rod, segments) in r.segments(team) {
+            let particles = rod.first_particle..rod.first_particle + rod.segments + 1;
+            if rod.solver == RodSolver::GaussSeidel {
+                for i in particles.start..particles.end - 1 {
+                    let tables = (p.pos, p.vel, p.inv_mass, p.lost);
+                    let factor = |w: f32| beta_h / (1.0 + beta_h * w);
+                    // SAFETY: particles i, i + 1 belong to this thread's rod.
+                    unsafe { dashpot(tables, (i, i + 1), factor) };
+                }
+                continue;
+            }
+            // SAFETY: the rod's particles and segments are this thread's
+            // until the barrier after the call, and only its slices
+            // touch them.
+            let slices = unsafe {
+                RodVelocities {
+                    prev: p.prev.part(particles.clone()),
+                    vel: p.vel.part_mut(particles.clone()),
+                    q: r.q.part(segments.clone()),
+                    omega: r.omega.part_mut(segments.clone()),
+                    inv_inertia: r.inv_inertia.part(segments.clone()),
+                    length: r.length.part(segments.clone()),
+                    scratch: r.scratch.part_mut(segments),
+                    lost: p.lost.part_mut(particles),
+                }
+            };
+            rod_direct::damp(slices, beta_h as f64);
         }
     }
 
