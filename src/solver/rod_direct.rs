@@ -36,8 +36,6 @@
 
 use glam::{DMat3, DVec3, Quat, Vec3, Vec4};
 
-use super::particles::{Losses, losses};
-
 use super::rods::{
     cross_cols, darboux, joint_gradient_turned, rotated, world_inverse_inertia_turned,
 };
@@ -54,9 +52,9 @@ pub struct Block {
     inv: [f64; 6],
     c: M6,
     y: [f64; 6],
-    frame: Frame,
+    pub(super) frame: Frame,
     joint: DMat3,
-    turn: DVec3,
+    pub(super) turn: DVec3,
 }
 
 impl Default for Block {
@@ -94,9 +92,9 @@ pub(crate) struct RodSlices<'a> {
 
 /// What one segment contributes, read once per solve.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
+pub(super) struct Frame {
     /// R(q) and the world inverse inertia R·diag(w)·Rᵀ.
-    r: DMat3,
+    pub r: DMat3,
     w: DMat3,
 }
 
@@ -199,24 +197,24 @@ fn as_f64(v: Vec3) -> DVec3 {
 /// What a solve adds to block i of J·W·Jᵀ and solves for: `ss` on the
 /// stretch–shear diagonal, `bt` on the bend–twist diagonal, and the
 /// right-hand side (6 rows; the last block's bend rows are 0).
-struct Rows {
-    ss: f64,
-    bt: DVec3,
-    rhs: [f64; 6],
+pub(super) struct Rows {
+    pub ss: f64,
+    pub bt: DVec3,
+    pub rhs: [f64; 6],
 }
 
 /// The rod's geometry a solve linearises about: its particles' inverse
 /// masses (`prev.w`), orientations, inverse inertias and lengths.
 #[derive(Clone, Copy)]
-struct Shape<'a> {
-    prev: &'a [Vec4],
-    q: &'a [Quat],
-    inv_inertia: &'a [Vec3],
-    length: &'a [f32],
+pub(super) struct Shape<'a> {
+    pub prev: &'a [Vec4],
+    pub q: &'a [Quat],
+    pub inv_inertia: &'a [Vec3],
+    pub length: &'a [f32],
 }
 
 impl Shape<'_> {
-    fn w(&self, i: usize) -> f64 {
+    pub fn w(&self, i: usize) -> f64 {
         self.prev[i].w as f64
     }
 
@@ -230,7 +228,7 @@ impl Shape<'_> {
 /// the right-hand side, D and the right-hand side from `rows(i, frame i,
 /// joint gradient i)`: the solution is left in each block's `y`. False
 /// when it is not finite (a system too ill-conditioned for f64).
-fn solve(
+pub(super) fn solve(
     shape: Shape,
     scratch: &mut [Block],
     mut rows: impl FnMut(usize, &Frame, &DMat3) -> Rows,
@@ -369,7 +367,7 @@ fn dl_bt(b: &Block) -> DVec3 {
 }
 
 /// W·Jᵀ·y for particle j (of n + 1): its move (or velocity change).
-fn push(shape: Shape, scratch: &[Block], j: usize) -> DVec3 {
+pub(super) fn push(shape: Shape, scratch: &[Block], j: usize) -> DVec3 {
     let n = scratch.len();
     let mut push = DVec3::ZERO;
     if j > 0 {
@@ -384,7 +382,7 @@ fn push(shape: Shape, scratch: &[Block], j: usize) -> DVec3 {
 /// W·Jᵀ·y for each segment, into its block's `turn`, from its own rows
 /// and the joints on either side, with the frames where the system was
 /// linearised; returns the largest.
-fn turns(scratch: &mut [Block]) -> f64 {
+pub(super) fn turns(scratch: &mut [Block]) -> f64 {
     let n = scratch.len();
     let (mut carried, mut largest) = (DVec3::ZERO, 0.0f64);
     for s in 0..n {
@@ -491,106 +489,5 @@ pub(crate) fn project(rod: RodSlices, h2: f32, xpbd: bool, k: f32, first: bool) 
         if s + 1 < n {
             lambda_bend[s] += (dl_bt(&scratch[s]) * scale).as_vec3();
         }
-    }
-}
-
-/// One rod's tables for its dashpot: the particles' velocities (inverse
-/// masses in `prev.w`) and the segments' angular velocities.
-pub(crate) struct RodVelocities<'a> {
-    pub prev: &'a [Vec4],
-    pub vel: &'a mut [Vec3],
-    pub q: &'a [Quat],
-    pub omega: &'a mut [Vec3],
-    pub inv_inertia: &'a [Vec3],
-    pub length: &'a [f32],
-    pub scratch: &'a mut [Block],
-    /// The particles' energy books.
-    pub lost: &'a mut [Losses],
-}
-
-/// Step 6 for a rod solved directly: DESIGN §2's dashpot of β on each
-/// joint's bend–twist rows, solved for the whole rod at once as its
-/// positions are (`beta_h` = β·h): (J·W·Jᵀ + D)·p = −J·v, Δv = W·Jᵀ·p,
-/// with D = I/(β·h) on the joints' rows. A joint's row alone is the
-/// contract's p = −(∇C·v)·β·h/(1 + β·Σw|∇C|²·h). The segments' stretch–shear
-/// rows, the stiff rows that tie the frames to the centreline, get D = 0:
-/// the pass takes their rate out, and through them a joint's dashpot
-/// reaches the centreline, so a bending swing decays at the Kelvin–Voigt
-/// rate β·α·ω²/2 (α = 1/(E·I·ℓ), a joint's compliance). Damping each row
-/// alone, or the stretch–shear rows with dashpots of β, left the
-/// centreline free to take the joints' damping back as shear (a stiff
-/// rod kept its swing, or lost it at 0.3 of that rate).
-///
-/// J·v is taken over what moves freely (an end a driver turns counts as
-/// at rest), so the right-hand side lies in J's range: a rod clamped at
-/// both ends has six redundant rows, and a driven end's spin along them
-/// (which no free motion can take up) made p huge in rounding, and a
-/// twisted plectoneme gain 10⁴ J. With J·W·Jᵀ positive semi-definite the
-/// pass then only ever takes kinetic energy out; each particle's share is
-/// booked in `lost`.
-pub(crate) fn damp(rod: RodVelocities, beta_h: f64) {
-    let n = rod.q.len();
-    let RodVelocities {
-        prev,
-        vel,
-        q,
-        omega,
-        inv_inertia,
-        length,
-        scratch,
-        lost,
-    } = rod;
-    let shape = Shape {
-        prev,
-        q,
-        inv_inertia,
-        length,
-    };
-    let d = 1.0 / beta_h;
-    let om = |s: usize| {
-        if inv_inertia[s] == Vec3::ZERO {
-            DVec3::ZERO
-        } else {
-            omega[s].as_dvec3()
-        }
-    };
-    let v = |i: usize| {
-        if shape.w(i) > 0.0 {
-            vel[i].as_dvec3()
-        } else {
-            DVec3::ZERO
-        }
-    };
-    let solved = solve(shape, scratch, |i, f, gi| {
-        // −J·v of what moves freely: the stretch–shear rate
-        // (v₁ − v₀)/ℓ + d₃ × ω and the joint's bend–twist rate G·(ω₊ − ω).
-        let rate_ss = (v(i + 1) - v(i)) / length[i] as f64 + f.r.z_axis.cross(om(i));
-        let mut rhs = [0.0; 6];
-        rhs[..3].copy_from_slice(&(-rate_ss).to_array());
-        if i + 1 < n {
-            let rate_bt = *gi * (om(i + 1) - om(i));
-            rhs[3..].copy_from_slice(&(-rate_bt).to_array());
-        }
-        Rows {
-            ss: 0.0,
-            bt: DVec3::splat(d),
-            rhs,
-        }
-    });
-    if !solved {
-        return;
-    }
-    turns(scratch);
-    for (j, v) in vel.iter_mut().enumerate() {
-        let before = *v;
-        *v += push(shape, scratch, j).as_vec3();
-        let w = shape.w(j);
-        if w > 0.0 {
-            let drop = before.length_squared() as f64 - v.length_squared() as f64;
-            lost[j][losses::DAMPING] += 0.5 * drop / w;
-        }
-    }
-    for (w, block) in omega.iter_mut().zip(scratch.iter()) {
-        *w += block.turn.as_vec3();
     }
 }

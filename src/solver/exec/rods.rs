@@ -10,7 +10,8 @@ use super::kinds::{Ctx, Pass};
 use super::links::dashpot;
 use super::pool::Team;
 use super::shared::Shared;
-use crate::solver::rod_direct::{self, Block, RodSlices, RodVelocities};
+use crate::solver::rod_damping::{self, RodVelocities};
+use crate::solver::rod_direct::{self, Block, RodSlices};
 use crate::solver::rods::{Rod, RodSolver, Rods, Twist, bend_twist, shorter, stretch_shear};
 
 /// Views of the rod tables for one step; None when the world has no rod.
@@ -238,7 +239,7 @@ impl Pass for RodPass {
     }
 
     /// Step 6's dashpot of β: for a rod solved directly, on its joints'
-    /// bend–twist rates, all at once (`rod_direct::damp`); a Gauss–Seidel
+    /// bend–twist rates, all at once (`rod_damping::damp`); a Gauss–Seidel
     /// rod's frames carry no angular velocity from one substep to the
     /// next, so its joints have none, and its segments have a rope link's.
     unsafe fn damp(&self, ctx: &Ctx, team: &Team, _mine: Range<usize>) {
@@ -275,7 +276,7 @@ impl Pass for RodPass {
                     lost: p.lost.part_mut(particles),
                 }
             };
-            rod_direct::damp(slices, beta_h as f64);
+            rod_damping::damp(slices, beta_h as f64);
         }
     }
 
