@@ -159,7 +159,8 @@ fn a_damped_cable_twisted_between_two_clamps_gains_no_energy_at_any_beta_or_subs
     // Clamped at both ends, a rod has six redundant rows; its driven end's
     // spin along them, taken into the dashpot's right-hand side, made the
     // solve's impulses huge in rounding and `plectoneme` gain 10⁴ J at
-    // β = 0.001. Undamped it keeps 0.3–1 mJ of kinetic energy here.
+    // β = 0.001. Here the plate its sliding end carries has 4.5 mJ, and
+    // undamped the whole keeps 4.8–7.4 mJ of kinetic energy.
     for beta in [1e-3, 10.0, 1e4] {
         for substeps in [20, 200] {
             let mut w = common::scene_world("plectoneme.ron");
@@ -170,7 +171,7 @@ fn a_damped_cable_twisted_between_two_clamps_gains_no_energy_at_any_beta_or_subs
             }
             common::assert_sane(&w, 10.0);
             let kinetic = w.kinetic_energy();
-            assert!(kinetic < 2e-3, "β {beta}, {substeps} substeps: {kinetic} J");
+            assert!(kinetic < 1e-2, "β {beta}, {substeps} substeps: {kinetic} J");
         }
     }
 }

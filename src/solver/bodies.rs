@@ -213,7 +213,11 @@ impl World {
     /// the body's radius exceeds `limits::RADIUS_PER_SPACING` × its
     /// particle spacing (the spatial hash would compare all pairs).
     pub fn set_self_collision(&mut self, body: usize, on: bool) -> bool {
-        self.contacts.set_enabled(body, on, &self.particles.radius)
+        let enabled = self.contacts.set_enabled(body, on, &self.particles.radius);
+        if let Some(rod) = self.rods.rods.iter_mut().find(|r| r.body == body) {
+            rod.capsules = enabled;
+        }
+        enabled
     }
 
     /// Switches collisions between bodies: between particles of different

@@ -56,6 +56,7 @@ mod point_triangle;
 mod quads;
 mod real;
 pub mod rigid;
+mod rod_contacts;
 mod rod_damping;
 mod rod_direct;
 mod rod_material;

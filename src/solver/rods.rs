@@ -94,6 +94,9 @@ pub(crate) struct Rod {
     pub solver: RodSolver,
     /// What its compliances and inertias come from.
     pub material: RodMaterial,
+    /// Its segments meet each other as capsules (self-collision on; see
+    /// `rod_contacts`).
+    pub capsules: bool,
 }
 
 /// How a rod's constraints are solved in each pass.
@@ -192,6 +195,7 @@ impl Rods {
             segments: n,
             solver,
             material,
+            capsules: false,
         });
         for s in 0..n {
             let len = x[s].distance(x[s + 1]);

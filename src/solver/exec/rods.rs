@@ -10,6 +10,7 @@ use super::kinds::{Ctx, Pass};
 use super::links::dashpot;
 use super::pool::Team;
 use super::shared::Shared;
+use crate::solver::rod_contacts;
 use crate::solver::rod_damping::{self, RodVelocities};
 use crate::solver::rod_direct::{self, Block, RodSlices};
 use crate::solver::rods::{Rod, RodSolver, Rods, Twist, bend_twist, shorter, stretch_shear};
@@ -162,7 +163,6 @@ impl Pass for RodPass {
             return;
         };
         let h2 = ctx.h * ctx.h;
-        let scale = |alpha: f32| if ctx.xpbd { alpha / h2 } else { 0.0 };
         for (rod, segments) in r.segments(team) {
             if first {
                 // SAFETY: the rod's particles and segments are this thread's.
@@ -184,51 +184,25 @@ impl Pass for RodPass {
                         rest_darboux: r.rest_darboux.part(segments.clone()),
                         lambda_stretch: r.lambda_stretch.part_mut(segments.clone()),
                         lambda_bend: r.lambda_bend.part_mut(segments.clone()),
-                        scratch: r.scratch.part_mut(segments),
+                        scratch: r.scratch.part_mut(segments.clone()),
                     }
                 };
                 rod_direct::project(slices, h2, ctx.xpbd, ctx.k, first);
-                continue;
+            } else {
+                // SAFETY: as for the direct solve.
+                unsafe { gauss_seidel(ctx, r, rod, segments.clone(), first) };
             }
-            let x = |i: usize| {
-                // SAFETY: the rod's particles are this thread's during the pass.
-                unsafe { (p.prev.get(i) + p.delta.get(i)).truncate() }
-            };
-            for s in segments.clone() {
-                let i = rod.first_particle + (s - rod.first_segment);
-                // SAFETY: segment `s` and particles i, i + 1 belong to this
-                // thread's rod; no other thread touches them in the pass.
+            if rod.capsules {
+                let particles = rod.first_particle..rod.first_particle + rod.segments + 1;
+                // SAFETY: the rod's particles and segments are this thread's
+                // during the pass, and only these slices touch them.
                 unsafe {
-                    let lambda = r.lambda_stretch.at(s);
-                    if first {
-                        *lambda = Vec3::ZERO;
-                    }
-                    let w = [p.inv_mass.get(i), p.inv_mass.get(i + 1)];
-                    let w_perp = r.inv_inertia.get(s).x;
-                    let alpha = (scale(r.stretch_compliance.get(s)), ctx.k);
-                    let len = r.length.get(s);
-                    let (moves, q) =
-                        stretch_shear([x(i), x(i + 1)], w, r.q.get(s), w_perp, len, alpha, lambda);
-                    *p.delta.at(i) += moves[0].extend(0.0);
-                    *p.delta.at(i + 1) += moves[1].extend(0.0);
-                    r.q.set(s, q);
-                }
-            }
-            for s in segments.start..segments.end - 1 {
-                // SAFETY: segments s, s + 1 belong to this thread's rod.
-                unsafe {
-                    let lambda = r.lambda_bend.at(s);
-                    if first {
-                        *lambda = Vec3::ZERO;
-                    }
-                    let q = [r.q.get(s), r.q.get(s + 1)];
-                    let w = [r.inv_inertia.get(s), r.inv_inertia.get(s + 1)];
-                    let a = r.bend_compliance.get(s);
-                    let alpha = (Vec3::new(scale(a.x), scale(a.y), scale(a.z)), ctx.k);
-                    let len = 0.5 * (r.length.get(s) + r.length.get(s + 1));
-                    let [q0, q1] = bend_twist(q, w, len, r.rest_darboux.get(s), alpha, lambda);
-                    r.q.set(s, q0);
-                    r.q.set(s + 1, q1);
+                    rod_contacts::project(
+                        p.prev.part(particles.clone()),
+                        p.delta.part_mut(particles),
+                        r.length.part(segments),
+                        rod.material.radius,
+                    );
                 }
             }
         }
@@ -344,6 +318,58 @@ unsafe fn torque_couple(
                     *p.delta.at(j) += push.extend(0.0);
                 }
             }
+        }
+    }
+}
+
+/// One Gauss–Seidel pass over `rod`'s constraints: each segment's
+/// stretch–shear, then each joint's bend–twist.
+///
+/// # Safety
+/// The rod's particles and segments are this thread's during the pass.
+unsafe fn gauss_seidel(ctx: &Ctx, r: RawRods, rod: Rod, segments: Range<usize>, first: bool) {
+    let p = ctx.p;
+    let h2 = ctx.h * ctx.h;
+    let scale = |alpha: f32| if ctx.xpbd { alpha / h2 } else { 0.0 };
+    let x = |i: usize| {
+        // SAFETY: the rod's particles are this thread's during the pass.
+        unsafe { (p.prev.get(i) + p.delta.get(i)).truncate() }
+    };
+    for s in segments.clone() {
+        let i = rod.first_particle + (s - rod.first_segment);
+        // SAFETY: segment `s` and particles i, i + 1 belong to this
+        // thread's rod; no other thread touches them in the pass.
+        unsafe {
+            let lambda = r.lambda_stretch.at(s);
+            if first {
+                *lambda = Vec3::ZERO;
+            }
+            let w = [p.inv_mass.get(i), p.inv_mass.get(i + 1)];
+            let w_perp = r.inv_inertia.get(s).x;
+            let alpha = (scale(r.stretch_compliance.get(s)), ctx.k);
+            let len = r.length.get(s);
+            let (moves, q) =
+                stretch_shear([x(i), x(i + 1)], w, r.q.get(s), w_perp, len, alpha, lambda);
+            *p.delta.at(i) += moves[0].extend(0.0);
+            *p.delta.at(i + 1) += moves[1].extend(0.0);
+            r.q.set(s, q);
+        }
+    }
+    for s in segments.start..segments.end - 1 {
+        // SAFETY: segments s, s + 1 belong to this thread's rod.
+        unsafe {
+            let lambda = r.lambda_bend.at(s);
+            if first {
+                *lambda = Vec3::ZERO;
+            }
+            let q = [r.q.get(s), r.q.get(s + 1)];
+            let w = [r.inv_inertia.get(s), r.inv_inertia.get(s + 1)];
+            let a = r.bend_compliance.get(s);
+            let alpha = (Vec3::new(scale(a.x), scale(a.y), scale(a.z)), ctx.k);
+            let len = 0.5 * (r.length.get(s) + r.length.get(s + 1));
+            let [q0, q1] = bend_twist(q, w, len, r.rest_darboux.get(s), alpha, lambda);
+            r.q.set(s, q0);
+            r.q.set(s + 1, q1);
         }
     }
 }
