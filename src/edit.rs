@@ -62,7 +62,15 @@ pub enum Edit {
     /// A rod's particle k (numbered within it) clamped (position and the
     /// adjacent segment's frame held) or let go.
     Clamp(usize, usize, bool),
+    /// A rod's clamped particle k turned about the rod by this many turns
+    /// (positive right-handed about the tangent), at [`ROD_TURN_RATE`];
+    /// nothing if that particle is not clamped when it comes.
+    RodTurn(usize, usize, f32),
 }
+
+/// How fast the panel's twist turns a clamped rod end (turns a second):
+/// slow enough for the twist to spread along a stiff rod as it turns.
+pub const ROD_TURN_RATE: f32 = 1.0;
 
 impl Edit {
     /// Applies the edit to `world` (which [`Edit::problem`] found it fits).
@@ -120,6 +128,9 @@ impl Edit {
                     RodSolver::GaussSeidel
                 };
                 w.set_rod_solver(b, solver);
+            }
+            Edit::RodTurn(b, k, turns) => {
+                w.turn_rod_end(b, k, turns, turns.abs() / ROD_TURN_RATE);
             }
             Edit::Clamp(b, k, on) => {
                 if on {
@@ -204,6 +215,14 @@ impl Edit {
             Edit::Clamp(b, k, _) => rod(b).or_else(|| {
                 (w.rod_particle(b, k).is_none()).then(|| format!("particle {k} of rod {b}"))
             }),
+            // Whether the end is clamped is the world's state when the
+            // turn comes (a recording is checked against the scene as
+            // built): a turn of an end not clamped then does nothing.
+            Edit::RodTurn(b, k, turns) => rod(b)
+                .or_else(|| value("turns", turns, limits::TURNS))
+                .or_else(|| {
+                    (w.rod_particle(b, k).is_none()).then(|| format!("particle {k} of rod {b}"))
+                }),
         }
     }
 }

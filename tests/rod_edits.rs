@@ -98,6 +98,40 @@ fn a_clamp_set_holds_an_end_and_one_let_go_frees_it() {
 }
 
 #[test]
+fn a_clamped_end_turned_from_the_panel_adds_its_turns_to_the_twist_from_then_on() {
+    // A straight rod clamped at both ends, no gravity, its end given a
+    // quarter turn by the scene's Twist driver in its first half second;
+    // at 1 s the panel turns that end half a turn more and at 3 s the
+    // start a half turn back. The twist the rod reports follows, 0.25 →
+    // 0.75 → 1.25 turns (each to within 0.005 turn: the discrete twist of
+    // a straight rod is the end's turn), and it stays straight.
+    let mut w = world(
+        "Scene(solver: (substeps: 20, air_drag: 2.0, gravity: (0.0, 0.0, 0.0)),
+          bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40,
+                       radius: 0.01, density: 1000.0, clamped: [0, -1])],
+          drivers: [(body: 0, particle: -1, motion: Twist(turns: 0.25, seconds: 0.5))])",
+    );
+    let twist = |w: &World| w.rods().twist_turns(0).unwrap();
+    run(&mut w, 60);
+    assert!((twist(&w) - 0.25).abs() < 0.005, "{}", twist(&w));
+    let turn = Edit::RodTurn(0, 40, 0.5);
+    assert_eq!(turn.problem(&w), None);
+    turn.apply(&mut w);
+    run(&mut w, 120);
+    assert!((twist(&w) - 0.75).abs() < 0.005, "{}", twist(&w));
+    // The start turned back is the same twist the other way round; a
+    // turn of a particle that is not clamped does nothing.
+    Edit::RodTurn(0, 0, -0.5).apply(&mut w);
+    Edit::RodTurn(0, 20, 3.0).apply(&mut w);
+    run(&mut w, 120);
+    assert!((twist(&w) - 1.25).abs() < 0.005, "{}", twist(&w));
+    let off = (w.particles.pos().iter())
+        .map(|x| (x.y - 1.0).abs().max(x.z.abs()))
+        .fold(0.0, f32::max);
+    assert!(off < 1e-4, "the rod left its line by {off} m");
+}
+
+#[test]
 fn rod_edits_out_of_range_or_on_another_kind_are_refused() {
     let w = world(
         "Scene(bodies: [Rope(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 4),
@@ -109,6 +143,9 @@ fn rod_edits_out_of_range_or_on_another_kind_are_refused() {
         (Edit::RodModuli(0, 1e9, 1e9), "body 0: not a rod"),
         (Edit::RodDirect(2, true), "body 2"),
         (Edit::Clamp(1, 5, true), "particle 5 of rod 1"),
+        (Edit::RodTurn(1, 5, 0.5), "particle 5 of rod 1"),
+        (Edit::RodTurn(1, 4, f32::NAN), "turns NaN"),
+        (Edit::RodTurn(0, 0, 0.5), "body 0: not a rod"),
     ];
     for (edit, says) in refused {
         let problem = edit.problem(&w).unwrap_or_default();
@@ -125,6 +162,7 @@ fn a_recorded_session_that_edits_a_rod_replays_bit_exactly() {
         (50, Edit::Clamp(0, 0, false)),
         (70, Edit::Clamp(1, 0, false)),
         (71, Edit::Clamp(1, 40, true)),
+        (80, Edit::RodTurn(1, 40, -0.5)),
     ];
     let (w, recording) = common::recorded_edits("rod_cantilever.ron", &edits, 120);
     let text = catenary::record::to_text(&recording);

@@ -119,16 +119,18 @@ pub(crate) struct Twist {
     pub rest: Quat,
     /// The rod's tangent there (unit, world).
     pub axis: Vec3,
-    /// Turns to apply, and over how many seconds.
+    /// Turns to apply, and over how many seconds from `start` (s of
+    /// simulated time: 0 for a scene's driver).
     pub turns: f32,
     pub seconds: f32,
+    pub start: f64,
 }
 
 impl Twist {
     /// The segment's orientation at time `t` (s).
     pub fn at(&self, t: f64) -> Quat {
         let done = if self.seconds > 0.0 {
-            (t / self.seconds as f64).min(1.0)
+            ((t - self.start) / self.seconds as f64).clamp(0.0, 1.0)
         } else {
             1.0
         };
@@ -400,6 +402,30 @@ impl super::World {
             axis,
             turns,
             seconds,
+            start: 0.0,
+        });
+        true
+    }
+
+    /// Turns clamped particle `k`'s segment of rod body `body` about the
+    /// rod's tangent there by `turns`, from now over `seconds`, then holds
+    /// it (the panel's twist; it takes over from a `Twist` driver still
+    /// turning, from where that has got to). False unless that particle
+    /// is clamped.
+    pub fn turn_rod_end(&mut self, body: usize, k: usize, turns: f32, seconds: f32) -> bool {
+        let Some(s) = self.rods.segment_at(body, k) else {
+            return false;
+        };
+        if self.rods.inv_inertia[s] != Vec3::ZERO {
+            return false;
+        }
+        let rest = self.rods.q[s];
+        self.rods.twist[s] = Some(Twist {
+            rest,
+            axis: rest * Vec3::Z,
+            turns,
+            seconds,
+            start: self.time,
         });
         true
     }

@@ -111,6 +111,9 @@ impl App {
                     };
                 }
             }
+            // A turn is motion: the state (the end's frame) keeps it, the
+            // scene's definition does not change.
+            Edit::RodTurn(..) => {}
             Edit::Clamp(b, k, on) => {
                 if let BodyDef::Rod(r) = &mut scene.bodies[b] {
                     let n = r.segments as u64 + 1;

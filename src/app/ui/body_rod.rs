@@ -1,7 +1,7 @@
 //! The panel's part for Cosserat rods: the twist a rod holds now, its
 //! Young's and shear moduli (bending and twisting stiffness), its solver
-//! (the direct solve or Gauss–Seidel, to watch the difference) and a clamp
-//! at either end.
+//! (the direct solve or Gauss–Seidel, to watch the difference), a clamp
+//! at either end and a half turn of a clamped end either way.
 
 use egui_macroquad::egui;
 
@@ -100,5 +100,30 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Vec<Edit> {
             }
         }
     });
+    let clamped: Vec<_> = [(0, "start"), (last, "end")]
+        .into_iter()
+        .filter(|&(k, _)| world.rods().is_clamped(b, k))
+        .collect();
+    if !clamped.is_empty() {
+        ui.horizontal(|ui| {
+            ui.label("turn");
+            for (k, end) in clamped {
+                for (turns, sign) in [(-0.5, "−"), (0.5, "+")] {
+                    if ui
+                        .button(format!("{end} {sign}½"))
+                        .on_hover_text(format!(
+                            "turns the clamped {end} half a turn about the rod (+: right-handed \
+                             about its tangent) over {:.1} s: watch the stripe wind as the twist \
+                             spreads along it and, past Greenhill's twist, the rod coil",
+                            0.5 / crate::edit::ROD_TURN_RATE
+                        ))
+                        .clicked()
+                    {
+                        edits.push(Edit::RodTurn(b, k, turns));
+                    }
+                }
+            }
+        });
+    }
     edits
 }
