@@ -59,6 +59,8 @@ pub enum Edit {
     RodModuli(usize, f32, f32),
     /// A rod's solver: true for the direct solve, false for Gauss–Seidel.
     RodDirect(usize, bool),
+    /// A rod's cross-section radius (m): stiffness, masses and contact.
+    RodRadius(usize, f32),
     /// A rod's particle k (numbered within it) clamped (position and the
     /// adjacent segment's frame held) or let go.
     Clamp(usize, usize, bool),
@@ -128,6 +130,9 @@ impl Edit {
                     RodSolver::GaussSeidel
                 };
                 w.set_rod_solver(b, solver);
+            }
+            Edit::RodRadius(b, radius) => {
+                w.set_rod_radius(b, radius);
             }
             Edit::RodTurn(b, k, turns) => {
                 w.turn_rod_end(b, k, turns, turns.abs() / ROD_TURN_RATE);
@@ -212,6 +217,19 @@ impl Edit {
                 .or_else(|| value("Young's modulus", e, limits::ROD_MODULUS))
                 .or_else(|| value("shear modulus", g, limits::ROD_MODULUS)),
             Edit::RodDirect(b, _) => rod(b),
+            Edit::RodRadius(b, radius) => rod(b)
+                .or_else(|| value("radius", radius, limits::ROD_RADIUS))
+                .or_else(|| {
+                    let colliding = w.self_collision(b) || w.body_collisions();
+                    let most = limits::RADIUS_PER_SPACING * w.rod_spacing(b).unwrap_or(0.0);
+                    (colliding && radius > most).then(|| {
+                        format!(
+                            "radius {radius} m: accepted at most {most} m, {} × its segments, \
+                             while its particles collide",
+                            limits::RADIUS_PER_SPACING
+                        )
+                    })
+                }),
             Edit::Clamp(b, k, _) => rod(b).or_else(|| {
                 (w.rod_particle(b, k).is_none()).then(|| format!("particle {k} of rod {b}"))
             }),

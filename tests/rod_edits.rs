@@ -69,6 +69,42 @@ fn a_rod_given_e_g_or_a_solver_while_it_runs_is_the_rod_built_with_them() {
 }
 
 #[test]
+fn a_rod_given_a_radius_while_it_runs_sags_as_the_rod_built_with_it() {
+    // The radius sets stiffness (r⁴), inertia and the particles' masses
+    // (r²): given at the start it is the rod built with it, to within
+    // 1e-6 m after 2 s (its masses come from the segments' lengths as
+    // built, the scene's from the rod's length over its segments: a few
+    // ulps apart). Doubled while the rod hangs, the cantilever's sag
+    // q·L⁴/(8·E·I) ∝ r²/r⁴ falls to a quarter (tolerance 5 %, as above).
+    let rod_of = |radius: f32| {
+        world(&format!(
+            "Scene(solver: (substeps: 20, air_drag: 0.5),
+              bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40,
+                           radius: {radius}, density: 1000.0, clamped: [0])])"
+        ))
+    };
+    let mut edited = rod_of(0.01);
+    let edit = Edit::RodRadius(0, 0.02);
+    assert_eq!(edit.problem(&edited), None);
+    edit.apply(&mut edited);
+    let mut built = rod_of(0.02);
+    run(&mut edited, 120);
+    run(&mut built, 120);
+    let apart = (edited.particles.pos().iter().zip(built.particles.pos()))
+        .map(|(a, b)| a.distance(*b))
+        .fold(0.0, f32::max);
+    assert!(apart < 1e-6, "{apart} m apart");
+    let mut w = rod_of(0.01);
+    run(&mut w, 600);
+    let thin = 1.0 - w.particles.pos()[40].y;
+    Edit::RodRadius(0, 0.02).apply(&mut w);
+    run(&mut w, 600);
+    let thick = 1.0 - w.particles.pos()[40].y;
+    println!("sag at r = 1 cm {thin} m, at 2 cm {thick} m");
+    assert!((thick / thin - 0.25).abs() < 0.0125, "{thin} m → {thick} m");
+}
+
+#[test]
 fn a_clamp_set_holds_an_end_and_one_let_go_frees_it() {
     // Clamped at both ends the rod hangs between them: straight and
     // inextensible between two fixed points it cannot sag (its middle
@@ -146,12 +182,48 @@ fn rod_edits_out_of_range_or_on_another_kind_are_refused() {
         (Edit::RodTurn(1, 5, 0.5), "particle 5 of rod 1"),
         (Edit::RodTurn(1, 4, f32::NAN), "turns NaN"),
         (Edit::RodTurn(0, 0, 0.5), "body 0: not a rod"),
+        (Edit::RodRadius(1, 0.0), "radius 0"),
+        (Edit::RodRadius(1, 2.0), "radius 2"),
     ];
     for (edit, says) in refused {
         let problem = edit.problem(&w).unwrap_or_default();
         assert!(problem.contains(says), "{edit:?}: {problem:?}");
     }
     assert_eq!(Edit::Clamp(1, 4, true).problem(&w), None);
+    // Colliding particles 0.25 m apart take a radius of at most 0.5 m.
+    let colliding = world(
+        "Scene(bodies: [Rod(start: (0.0, 2.0, 0.0), end: (1.0, 2.0, 0.0), segments: 4,
+                            self_collision: true)])",
+    );
+    let problem = Edit::RodRadius(0, 0.6)
+        .problem(&colliding)
+        .unwrap_or_default();
+    assert!(problem.contains("at most 0.5 m"), "{problem}");
+    assert_eq!(Edit::RodRadius(0, 0.4).problem(&colliding), None);
+}
+
+#[test]
+fn a_rod_given_the_extreme_radii_stays_finite() {
+    // 10 µm and 1 m, the accepted ends, given to the shipped rods mid-run.
+    for scene in [
+        "rod_cantilever.ron",
+        "hair.ron",
+        "plectoneme.ron",
+        "twisted_cable.ron",
+    ] {
+        for radius in [1e-5, 1.0] {
+            let mut w = common::scene_world(scene);
+            run(&mut w, 30);
+            for b in 0..w.bodies().len() {
+                let edit = Edit::RodRadius(b, radius);
+                if edit.problem(&w).is_none() {
+                    edit.apply(&mut w);
+                }
+            }
+            run(&mut w, 60);
+            common::assert_sane(&w, 100.0);
+        }
+    }
 }
 
 #[test]
@@ -163,6 +235,7 @@ fn a_recorded_session_that_edits_a_rod_replays_bit_exactly() {
         (70, Edit::Clamp(1, 0, false)),
         (71, Edit::Clamp(1, 40, true)),
         (80, Edit::RodTurn(1, 40, -0.5)),
+        (90, Edit::RodRadius(0, 0.005)),
     ];
     let (w, recording) = common::recorded_edits("rod_cantilever.ron", &edits, 120);
     let text = catenary::record::to_text(&recording);

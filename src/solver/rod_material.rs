@@ -105,6 +105,54 @@ impl World {
         true
     }
 
+    /// Gives rod body `body` the cross-section radius `radius` (m): its
+    /// stiffness (E·I and G·J go as r⁴), its frames' inertia, its
+    /// particles' masses (ρπr²ℓ of each segment, half on each end) and
+    /// contact radius follow, and the collision tables are rebuilt. False
+    /// when the body is not a rod or the radius is outside
+    /// [`super::limits::ROD_RADIUS`].
+    pub fn set_rod_radius(&mut self, body: usize, radius: f32) -> bool {
+        let Some(r) = self.rods.index_of(body) else {
+            return false;
+        };
+        if !super::limits::ROD_RADIUS.contains(radius) {
+            return false;
+        }
+        self.rods.rods[r].material.radius = radius;
+        self.rods.derive(r);
+        let rod = self.rods.rods[r];
+        let line = rod.material.line_density();
+        let half = |s: usize| 0.5 * line * self.rods.length[rod.first_segment + s];
+        for k in 0..=rod.segments {
+            let before = if k > 0 { half(k - 1) } else { 0.0 };
+            let after = if k < rod.segments { half(k) } else { 0.0 };
+            let i = rod.first_particle + k;
+            self.particles.set_mass(i, before + after);
+            self.particles.radius[i] = radius;
+        }
+        self.constraints.invalidate();
+        if self.self_collision(body) {
+            self.set_self_collision(body, true);
+        }
+        if self.contacts.between_bodies() {
+            self.set_body_collisions(true);
+        }
+        true
+    }
+
+    /// The shortest segment of rod body `body` (m), if it is a rod: what
+    /// its radius is measured against when its particles collide.
+    pub fn rod_spacing(&self, body: usize) -> Option<f32> {
+        let r = self.rods.of_body(body)?;
+        let segments = r.first_segment..r.first_segment + r.segments;
+        Some(
+            self.rods.length[segments]
+                .iter()
+                .copied()
+                .fold(f32::INFINITY, f32::min),
+        )
+    }
+
     /// Solves rod body `body` by `solver` from the next step on (its
     /// frames' inertia follows: Gauss–Seidel adds the segments' bar
     /// inertia). False when the body is not a rod.

@@ -102,6 +102,11 @@ impl App {
                     (r.young_modulus, r.shear_modulus) = (e, g);
                 }
             }
+            Edit::RodRadius(b, radius) => {
+                if let BodyDef::Rod(r) = &mut scene.bodies[b] {
+                    r.radius = radius;
+                }
+            }
             Edit::RodDirect(b, direct) => {
                 if let BodyDef::Rod(r) = &mut scene.bodies[b] {
                     r.solver = if direct {
