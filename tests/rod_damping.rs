@@ -139,22 +139,6 @@ fn a_gauss_seidel_rods_segments_get_a_links_dashpot() {
 }
 
 #[test]
-fn damped_rods_give_the_same_bits_on_one_and_two_threads() {
-    // Each rod's dashpot is one thread's, as its solve is: hair's strands
-    // (direct), damped.
-    let run = |threads: usize| {
-        let mut w = common::scene_world("hair.ron");
-        w.settings.damping = 0.5;
-        w.set_threads(threads);
-        for _ in 0..60 {
-            w.step();
-        }
-        w.particles.pos().to_vec()
-    };
-    assert_eq!(run(1), run(2));
-}
-
-#[test]
 fn a_damped_cable_twisted_between_two_clamps_gains_no_energy_at_any_beta_or_substeps() {
     // Clamped at both ends, a rod has six redundant rows; its driven end's
     // spin along them, taken into the dashpot's right-hand side, made the

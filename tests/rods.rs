@@ -85,25 +85,32 @@ fn gauss_seidel_at_the_same_budget_bends_a_stiff_rod_far_more_than_the_direct_so
     );
 }
 
+/// The 1 m, 40-segment rod of MuJoCo's cantilever-into-circle test (E =
+/// 1e7 Pa, r = 1 cm, no gravity), clamped at its root, its tip given the
+/// moment `turns`·2π·E·I/L about z, ramped over 2 s, stepped 10 s through
+/// air of drag `air_drag`.
+fn curled(turns: f32, air_drag: f32) -> World {
+    let ei = 1e7f32 * std::f32::consts::PI * 1e-8 / 4.0;
+    let m = turns * std::f32::consts::TAU * ei;
+    let w = world(&format!(
+        "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0), air_drag: {air_drag}),
+          bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40,
+                       radius: 0.01, clamped: [0], young_modulus: 1e7, shear_modulus: 4e6)],
+          drivers: [(body: 0, particle: -1,
+                     motion: Moment(axis: (0.0, 0.0, 1.0), newton_metres: {m}, seconds: 2.0))])"
+    ));
+    let w = settle(w, 600);
+    common::assert_sane(&w, 10.0);
+    w
+}
+
 #[test]
 fn an_end_moment_of_pi_ei_over_l_bends_a_clamped_rod_into_a_half_circle() {
     // M = π·E·I/L bends the rod to curvature M/(E·I) = π/L: a half
     // circle of radius L/π, the tip 2L/π straight above the root and
     // every particle L/π from the centre (0, 1 + L/π). 40 segments, as
     // MuJoCo's cantilever-into-circle test (the full circle is the next test).
-    let ei = 1e7f32 * std::f32::consts::PI * 1e-8 / 4.0;
-    let m = std::f32::consts::PI * ei;
-    let mut w = world(&format!(
-        "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0), air_drag: 2.0),
-          bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40,
-                       radius: 0.01, clamped: [0], young_modulus: 1e7, shear_modulus: 4e6)],
-          drivers: [(body: 0, particle: -1,
-                     motion: Moment(axis: (0.0, 0.0, 1.0), newton_metres: {m}, seconds: 2.0))])"
-    ));
-    for _ in 0..600 {
-        w.step();
-    }
-    common::assert_sane(&w, 10.0);
+    let w = curled(0.5, 2.0);
     let radius = 1.0 / std::f32::consts::PI;
     let tip = tip(&w);
     let expected = Vec3::new(0.0, 1.0 + 2.0 * radius, 0.0);
@@ -141,19 +148,7 @@ fn an_end_moment_of_2pi_ei_over_l_curls_a_clamped_rod_into_a_full_circle_its_tip
     // a torque about a fixed world axis is not conservative out of it;
     // docs/limits.md gives the times). Read at 10 s, where it has crept
     // to within 3 mm; it keeps its plane for 30 s at this drag.
-    let ei = 1e7f32 * std::f32::consts::PI * 1e-8 / 4.0;
-    let m = std::f32::consts::TAU * ei;
-    let mut w = world(&format!(
-        "Scene(solver: (substeps: 20, gravity: (0.0, 0.0, 0.0), air_drag: 20.0),
-          bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40,
-                       radius: 0.01, clamped: [0], young_modulus: 1e7, shear_modulus: 4e6)],
-          drivers: [(body: 0, particle: -1,
-                     motion: Moment(axis: (0.0, 0.0, 1.0), newton_metres: {m}, seconds: 2.0))])"
-    ));
-    for _ in 0..600 {
-        w.step();
-    }
-    common::assert_sane(&w, 10.0);
+    let w = curled(1.0, 20.0);
     let p = w.particles.pos();
     // The tip back at the root: within 1 cm, under half a segment (the
     // clamp's rigid first half segment starts the arc 2.5 cm out).
@@ -386,16 +381,20 @@ fn a_rest_curvature_a_joint_cannot_reach_is_refused_naming_the_field() {
 }
 
 #[test]
-fn rods_give_the_same_bits_on_one_and_two_threads() {
-    let run = |threads: usize| {
+fn rods_give_the_same_bits_on_one_and_two_threads_damped_or_not() {
+    // Each rod's solve and dashpot is one thread's.
+    let run = |threads: usize, damping: f32| {
         let mut w = common::scene_world("hair.ron");
+        w.settings.damping = damping;
         w.set_threads(threads);
         for _ in 0..60 {
             w.step();
         }
         w.particles.pos().to_vec()
     };
-    assert_eq!(run(1), run(2));
+    for damping in [0.0, 0.5] {
+        assert_eq!(run(1, damping), run(2, damping), "β = {damping}");
+    }
 }
 
 #[test]

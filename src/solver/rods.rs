@@ -389,22 +389,7 @@ impl super::World {
     /// segment turns about the rod's tangent there by `turns` over
     /// `seconds`, then holds. False unless that particle is clamped.
     pub fn twist_rod(&mut self, body: usize, k: usize, turns: f32, seconds: f32) -> bool {
-        let Some(s) = self.rods.segment_at(body, k) else {
-            return false;
-        };
-        if self.rods.inv_inertia[s] != Vec3::ZERO {
-            return false;
-        }
-        let rest = self.rods.q[s];
-        let axis = rest * Vec3::Z;
-        self.rods.twist[s] = Some(Twist {
-            rest,
-            axis,
-            turns,
-            seconds,
-            start: 0.0,
-        });
-        true
+        self.twist_from(body, k, (turns, seconds), 0.0)
     }
 
     /// Turns clamped particle `k`'s segment of rod body `body` about the
@@ -413,6 +398,18 @@ impl super::World {
     /// turning, from where that has got to). False unless that particle
     /// is clamped.
     pub fn turn_rod_end(&mut self, body: usize, k: usize, turns: f32, seconds: f32) -> bool {
+        self.twist_from(body, k, (turns, seconds), self.time)
+    }
+
+    /// A [`Twist`] of (turns, seconds) from time `start` on clamped
+    /// particle `k` of rod body `body`, from its segment's orientation now.
+    fn twist_from(
+        &mut self,
+        body: usize,
+        k: usize,
+        (turns, seconds): (f32, f32),
+        start: f64,
+    ) -> bool {
         let Some(s) = self.rods.segment_at(body, k) else {
             return false;
         };
@@ -425,7 +422,7 @@ impl super::World {
             axis: rest * Vec3::Z,
             turns,
             seconds,
-            start: self.time,
+            start,
         });
         true
     }
