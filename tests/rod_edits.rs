@@ -168,6 +168,37 @@ fn a_clamped_end_turned_from_the_panel_adds_its_turns_to_the_twist_from_then_on(
 }
 
 #[test]
+fn an_end_turned_from_the_panel_resumes_turned_from_a_saved_state() {
+    // The scene's Twist driver gives the end a quarter turn; the panel
+    // adds a half; saved with its state and resumed, the driver rebuilt
+    // from the scene goes on from the saved end, not back to its own
+    // quarter turn, and a driver the panel did not touch resumes bit for
+    // bit (`rods.rs`).
+    let text = "Scene(solver: (substeps: 20, air_drag: 2.0, gravity: (0.0, 0.0, 0.0)),
+      bodies: [Rod(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 40,
+                   radius: 0.01, density: 1000.0, clamped: [0, -1])],
+      drivers: [(body: 0, particle: -1, motion: Twist(turns: 0.25, seconds: 0.5))])";
+    let path = std::path::Path::new("<test>");
+    let mut scene = catenary::scene::parse(text, path).unwrap();
+    let mut w = scene.build();
+    run(&mut w, 60);
+    Edit::RodTurn(0, 40, 0.5).apply(&mut w);
+    run(&mut w, 120);
+    let turns = |w: &World| w.rods().twist_turns(0).unwrap();
+    assert!((turns(&w) - 0.75).abs() < 0.005, "{}", turns(&w));
+    scene.capture_state(&w);
+    let mut resumed = catenary::scene::parse(&scene.to_ron(), path)
+        .unwrap()
+        .build();
+    run(&mut resumed, 60);
+    assert!(
+        (turns(&resumed) - 0.75).abs() < 0.005,
+        "resumed at {}",
+        turns(&resumed)
+    );
+}
+
+#[test]
 fn rod_edits_out_of_range_or_on_another_kind_are_refused() {
     let w = world(
         "Scene(bodies: [Rope(start: (0.0, 1.0, 0.0), end: (1.0, 1.0, 0.0), segments: 4),

@@ -129,13 +129,17 @@ pub(crate) struct Twist {
 impl Twist {
     /// The segment's orientation at time `t` (s).
     pub fn at(&self, t: f64) -> Quat {
+        Quat::from_axis_angle(self.axis, self.angle(t) as f32) * self.rest
+    }
+
+    /// How far it has turned the segment from `rest` at time `t` (rad).
+    pub fn angle(&self, t: f64) -> f64 {
         let done = if self.seconds > 0.0 {
             ((t - self.start) / self.seconds as f64).clamp(0.0, 1.0)
         } else {
             1.0
         };
-        let angle = std::f64::consts::TAU * self.turns as f64 * done;
-        Quat::from_axis_angle(self.axis, angle as f32) * self.rest
+        std::f64::consts::TAU * self.turns as f64 * done
     }
 }
 
@@ -382,6 +386,16 @@ impl super::World {
             self.rods.q[s] = q[k];
             let free = self.rods.inv_inertia[s] != Vec3::ZERO;
             self.rods.omega[s] = omega.get(k).copied().filter(|_| free).unwrap_or(Vec3::ZERO);
+            // A Twist rebuilt from the scene, on an end the panel turned
+            // further before the save: it goes on from where the end was
+            // (else the end would jump back by the panel's turns).
+            if let Some(twist) = self.rods.twist[s]
+                .as_mut()
+                .filter(|t| t.at(self.time) != q[k])
+            {
+                let back = Quat::from_axis_angle(twist.axis, -twist.angle(self.time) as f32);
+                twist.rest = back * q[k];
+            }
         }
     }
 
