@@ -220,9 +220,8 @@ impl Edit {
             Edit::RodRadius(b, radius) => rod(b)
                 .or_else(|| value("radius", radius, limits::ROD_RADIUS))
                 .or_else(|| {
-                    let colliding = w.self_collision(b) || w.body_collisions();
-                    let most = limits::RADIUS_PER_SPACING * w.rod_spacing(b).unwrap_or(0.0);
-                    (colliding && radius > most).then(|| {
+                    let most = w.rod_widest_radius(b).unwrap_or(0.0);
+                    (radius > most).then(|| {
                         format!(
                             "radius {radius} m: accepted at most {most} m, {} × its segments, \
                              while its particles collide",

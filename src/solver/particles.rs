@@ -67,6 +67,13 @@ pub struct Particles {
     pub(crate) lost: Vec<Losses>,
 }
 
+/// ½·m·(|before|² − |after|²) for inverse mass `w` (J), in f64: the
+/// kinetic energy a velocity change took out, for the loss books.
+#[inline]
+pub(crate) fn kinetic_drop(w: f32, before: Vec3, after: Vec3) -> f64 {
+    0.5 * (before.length_squared() as f64 - after.length_squared() as f64) / w as f64
+}
+
 /// Which mechanism took kinetic energy out (index into the loss books).
 pub mod losses {
     /// Air drag toward the wind (negative when the wind does work).

@@ -7,43 +7,14 @@
 //! and through the cable, and its linking number fell by 2 within a
 //! frame (the twist it had been given was lost). Capsules leave no gap.
 
-use glam::{Vec3, Vec4};
+use glam::Vec4;
+
+use super::rigid::geometry::closest_params;
 
 /// Segments closer than this many radii along the rod (counted between
 /// their nearest ends) do not meet: a bend brings them that close without
 /// any crossing.
 const NEAR_ALONG: f32 = 3.0;
-
-/// The parameters s, t ∈ [0, 1] of the closest points of segments
-/// p0 + s·d0 and p1 + t·d1 (Ericson, Real-Time Collision Detection §5.1.9).
-fn closest(p0: Vec3, d0: Vec3, p1: Vec3, d1: Vec3) -> (f32, f32) {
-    let r = p0 - p1;
-    let (a, e, f) = (d0.length_squared(), d1.length_squared(), d1.dot(r));
-    let (c, b) = (d0.dot(r), d0.dot(d1));
-    let denom = a * e - b * b;
-    let mut s = if denom > 1e-12 * a * e {
-        ((b * f - c * e) / denom).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let mut t = if e > 0.0 { (b * s + f) / e } else { 0.0 };
-    if t < 0.0 {
-        t = 0.0;
-        s = if a > 0.0 {
-            (-c / a).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-    } else if t > 1.0 {
-        t = 1.0;
-        s = if a > 0.0 {
-            ((b - c) / a).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-    }
-    (s, t)
-}
 
 /// One pass of the rod's capsule contacts, pair by pair in order (a
 /// rigid inequality, C = (P − Q)·n − 2r ≥ 0 at the closest points P, Q):
@@ -77,7 +48,7 @@ pub(crate) fn project(prev: &[Vec4], delta: &mut [Vec4], length: &[f32], radius:
             if (a0 + b0 - c0 - d0).length_squared() * 0.25 > bound * bound {
                 continue;
             }
-            let (s0, t0) = closest(a0, b0 - a0, c0, d0 - c0);
+            let (s0, t0) = closest_params((a0, b0), (c0, d0));
             let gap0 = (a0 + (b0 - a0) * s0) - (c0 + (d0 - c0) * t0);
             let (a, b) = (x(delta, i), x(delta, i + 1));
             let (c, d) = (x(delta, j), x(delta, j + 1));
@@ -86,7 +57,7 @@ pub(crate) fn project(prev: &[Vec4], delta: &mut [Vec4], length: &[f32], radius:
                 let gap = (a + (b - a) * s0) - (c + (d - c) * t0);
                 (s0, t0, n0, gap.dot(n0))
             } else {
-                let (s, t) = closest(a, b - a, c, d - c);
+                let (s, t) = closest_params((a, b), (c, d));
                 let gap = (a + (b - a) * s) - (c + (d - c) * t);
                 let dist = gap.length();
                 if dist <= 1e-9 {
@@ -114,6 +85,7 @@ pub(crate) fn project(prev: &[Vec4], delta: &mut [Vec4], length: &[f32], radius:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec3;
 
     #[test]
     fn crossing_segments_are_pushed_apart_to_twice_the_radius() {
@@ -128,7 +100,7 @@ mod tests {
         // As one rod: segments 0 and 2, with a long segment 1 between.
         project(&prev, &mut delta, &[0.2, 1.0, 0.2], 0.005);
         let x: Vec<Vec3> = (0..4).map(|i| (prev[i] + delta[i]).truncate()).collect();
-        let (s, t) = closest(x[0], x[1] - x[0], x[2], x[3] - x[2]);
+        let (s, t) = closest_params((x[0], x[1]), (x[2], x[3]));
         let gap = (x[0] + (x[1] - x[0]) * s) - (x[2] + (x[3] - x[2]) * t);
         assert!((gap.length() - 0.01).abs() < 1e-6, "{}", gap.length());
         // Equal masses: each segment moved half way, along y only.

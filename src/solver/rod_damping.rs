@@ -4,7 +4,7 @@
 
 use glam::{DVec3, Quat, Vec3, Vec4};
 
-use super::particles::{Losses, losses};
+use super::particles::{Losses, kinetic_drop, losses};
 use super::rod_direct::{Block, Rows, Shape, push, solve, turns};
 
 /// One rod's tables for its dashpot: the particles' velocities (inverse
@@ -97,10 +97,9 @@ pub(crate) fn damp(rod: RodVelocities, beta_h: f64) {
     for (j, v) in vel.iter_mut().enumerate() {
         let before = *v;
         *v += push(shape, scratch, j).as_vec3();
-        let w = shape.w(j);
+        let w = prev[j].w;
         if w > 0.0 {
-            let drop = before.length_squared() as f64 - v.length_squared() as f64;
-            lost[j][losses::DAMPING] += 0.5 * drop / w;
+            lost[j][losses::DAMPING] += kinetic_drop(w, before, *v);
         }
     }
     for (w, block) in omega.iter_mut().zip(scratch.iter()) {

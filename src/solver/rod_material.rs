@@ -140,17 +140,20 @@ impl World {
         true
     }
 
-    /// The shortest segment of rod body `body` (m), if it is a rod: what
-    /// its radius is measured against when its particles collide.
-    pub fn rod_spacing(&self, body: usize) -> Option<f32> {
+    /// The largest radius rod body `body` accepts now (m), if it is a
+    /// rod: [`super::limits::ROD_RADIUS`]'s, or while its particles
+    /// collide (self-collision or collisions between bodies)
+    /// [`super::limits::RADIUS_PER_SPACING`] × its shortest segment, as
+    /// the scene's checks ask of a radius in the file.
+    pub fn rod_widest_radius(&self, body: usize) -> Option<f32> {
         let r = self.rods.of_body(body)?;
+        let widest = super::limits::ROD_RADIUS.max;
+        if !(self.self_collision(body) || self.body_collisions()) {
+            return Some(widest);
+        }
         let segments = r.first_segment..r.first_segment + r.segments;
-        Some(
-            self.rods.length[segments]
-                .iter()
-                .copied()
-                .fold(f32::INFINITY, f32::min),
-        )
+        let spacing = (self.rods.length[segments].iter()).fold(f32::INFINITY, |a, &l| a.min(l));
+        Some(widest.min(super::limits::RADIUS_PER_SPACING * spacing))
     }
 
     /// Solves rod body `body` by `solver` from the next step on (its

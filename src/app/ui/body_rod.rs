@@ -64,13 +64,7 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Vec<Edit> {
     })
     .response
     .on_disabled_hover_text("PBD has no material: stiffness k and the substep count set it");
-    let colliding = world.self_collision(b) || world.body_collisions();
-    let spacing = world.rod_spacing(b).unwrap_or(f32::INFINITY);
-    let widest = if colliding {
-        (limits::RADIUS_PER_SPACING * spacing).min(limits::ROD_RADIUS.max)
-    } else {
-        limits::ROD_RADIUS.max
-    };
+    let widest = world.rod_widest_radius(b).unwrap_or(limits::ROD_RADIUS.max);
     let mut radius = m.radius;
     if ui
         .add(

@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::kinds::{Ctx, Pass};
 use super::pool::Team;
 use super::shared::Shared;
-use super::step::kinetic_drop;
+use crate::solver::particles::kinetic_drop;
 use crate::solver::particles::losses;
 use crate::solver::volume::Enclosed;
 

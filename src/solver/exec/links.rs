@@ -10,7 +10,7 @@ use glam::{Vec3, Vec4};
 use super::kinds::{Coloured, Ctx};
 use super::pool::Team;
 use super::shared::Shared;
-use crate::solver::particles::Losses;
+use crate::solver::particles::{Losses, kinetic_drop};
 
 /// DESIGN §2's dashpot along the line between particles a and b (of
 /// `pos`, `vel`, `inv_mass`, `lost`): it removes the fraction
@@ -41,10 +41,10 @@ pub(crate) unsafe fn dashpot(
         vel.set(ib, vb2);
         use crate::solver::particles::losses::DAMPING;
         if wa > 0.0 {
-            lost.at(ia)[DAMPING] += super::step::kinetic_drop(wa, va, va2);
+            lost.at(ia)[DAMPING] += kinetic_drop(wa, va, va2);
         }
         if wb > 0.0 {
-            lost.at(ib)[DAMPING] += super::step::kinetic_drop(wb, vb, vb2);
+            lost.at(ib)[DAMPING] += kinetic_drop(wb, vb, vb2);
         }
     }
 }

@@ -8,7 +8,7 @@ use glam::{Vec3, Vec3A};
 
 use super::kinds::{Coloured, Ctx};
 use super::shared::Shared;
-use super::step::kinetic_drop;
+use crate::solver::particles::kinetic_drop;
 use crate::solver::particles::losses;
 use crate::solver::quads::{QuadKind, Quads, damp, project};
 

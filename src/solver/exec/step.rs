@@ -19,7 +19,7 @@ use super::kinds::{Coloured, Ctx, Pass};
 use super::pool::Team;
 use super::shared::Shared;
 use crate::solver::collision::Collider;
-use crate::solver::particles::{Losses, hold, losses};
+use crate::solver::particles::{Losses, hold, kinetic_drop, losses};
 use crate::solver::{Driver, Settings};
 
 /// Every particle table (see [`crate::solver::Particles`]), `len` entries each.
@@ -323,10 +323,4 @@ impl Frame<'_> {
 #[inline]
 pub(crate) fn friction_work(w: f32, taken: Vec3, kept: Vec3) -> f64 {
     taken.dot(kept) as f64 / w as f64
-}
-
-/// ½·m·(|before|² − |after|²) for inverse mass `w` (J), in f64.
-#[inline]
-pub(crate) fn kinetic_drop(w: f32, before: Vec3, after: Vec3) -> f64 {
-    0.5 * (before.length_squared() as f64 - after.length_squared() as f64) / w as f64
 }

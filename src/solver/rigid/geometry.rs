@@ -153,9 +153,18 @@ fn point_box(p: Vec3, (c, q, h): (Vec3, Quat, Vec3)) -> (Vec3, Vec3, f32) {
 
 /// The closest points of two segments (either may be a point).
 pub(super) fn closest_on_segments((p0, p1): (Vec3, Vec3), (q0, q1): (Vec3, Vec3)) -> (Vec3, Vec3) {
+    let (s, t) = closest_params((p0, p1), (q0, q1));
+    (p0 + (p1 - p0) * s, q0 + (q1 - q0) * t)
+}
+
+/// Where the closest points of two segments lie along them: s, t ∈ [0, 1]
+/// from p0 to p1 and from q0 to q1 (Ericson, Real-Time Collision
+/// Detection §5.1.9; either segment may be a point). A rod's capsule
+/// contacts use it too.
+pub(crate) fn closest_params((p0, p1): (Vec3, Vec3), (q0, q1): (Vec3, Vec3)) -> (f32, f32) {
     let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
     let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
-    let (s, t) = if a <= 1e-12 && e <= 1e-12 {
+    if a <= 1e-12 && e <= 1e-12 {
         (0.0, 0.0)
     } else if a <= 1e-12 {
         (0.0, (f / e).clamp(0.0, 1.0))
@@ -181,6 +190,5 @@ pub(super) fn closest_on_segments((p0, p1): (Vec3, Vec3), (q0, q1): (Vec3, Vec3)
             }
             (s, t)
         }
-    };
-    (p0 + d1 * s, q0 + d2 * t)
+    }
 }
