@@ -71,6 +71,9 @@ fn the_default_hand_stretches_no_rigid_link_of_a_shipped_sheet_or_rope_past_5_pe
     // capped pull moved one light particle up to w·F·h² a substep (6.6 cm
     // on the default sheet, more than a link) and one pass a substep let
     // its links stretch 144% (default), 91% (curtain), 2880% (curtain_128).
+    // And before the pull stopped at the reach of the pins the held
+    // particle is linked to, the hand on lesson_tethers' weight stretched
+    // the rope above it 43%.
     for scene in [
         "default.ron",
         "curtain.ron",
@@ -81,9 +84,10 @@ fn the_default_hand_stretches_no_rigid_link_of_a_shipped_sheet_or_rope_past_5_pe
         "catenary.ron",
         "flag_in_wind.ron",
         "tied_hammock.ron",
+        "lesson_tethers.ron",
     ] {
         let w = scene_world(scene);
-        for body in w.bodies() {
+        for body in w.bodies().iter().filter(|b| b.count > 0) {
             let r = body.range();
             for pick in [r.start, r.start + r.len() / 2, r.end - 1] {
                 if w.particles.is_pinned(pick) || w.particles.is_driven(pick) {

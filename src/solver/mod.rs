@@ -405,6 +405,8 @@ pub struct World {
     /// The held particle's rigid links, (other end, rest length), looked
     /// up each step for the hand (reused; see `solver::hand`).
     held_links: Vec<(u32, f32)>,
+    /// The capped hand's reach (see `solver::hand`).
+    reach: hand::Reach,
     /// Bodies split since the tables that follow them were rebuilt.
     split_bodies: Vec<usize>,
     /// Lists a split fills, reused.
@@ -567,6 +569,12 @@ impl World {
         // (tears may add some: a split duplicates links).
         (self.constraints).rigid_links_of(i, &mut self.held_links);
         self.held_links.reserve(16);
+        self.reach = if self.hand.is_kinematic() {
+            hand::Reach::default()
+        } else {
+            let p = &self.particles;
+            hand::Reach::of(i, &p.pos, |k| p.inv_mass[k] == 0.0, &self.constraints)
+        };
         self.grab = Some(Grab {
             particle: i,
             target: p,
@@ -649,6 +657,7 @@ impl World {
     pub fn release(&mut self, velocity: Option<Vec3>) {
         // A held rigid body keeps its own velocity.
         self.rigids.hand = None;
+        self.reach = hand::Reach::default();
         if let Some(g) = self.grab.take()
             && self.particles.is_grabbed(g.particle)
         {

@@ -451,6 +451,20 @@ impl DistanceConstraints {
         }
     }
 
+    /// Every rigid link that cannot tear, as (a, b, rest length): what
+    /// the hand's reach follows (`solver::hand`).
+    pub(crate) fn bonds(&self) -> impl Iterator<Item = (u32, u32, f32)> + '_ {
+        self.batches.iter().flat_map(|b| {
+            (0..b.len())
+                .filter(|&i| {
+                    b.compliance[i] == 0.0
+                        && b.tear_strain[i] == f32::INFINITY
+                        && b.tear_force[i] == f32::INFINITY
+                })
+                .map(|i| (b.a[i], b.b[i], b.rest[i].abs()))
+        })
+    }
+
     /// True when no colour (but the overflow) holds a particle twice.
     pub fn colouring_is_valid(&self, particles: usize) -> bool {
         let mut seen = vec![usize::MAX; particles];

@@ -9,7 +9,7 @@ use glam::Vec3;
 use super::shared::Shared;
 use super::step::RawParticles;
 use crate::solver::aero::corner_dv;
-use crate::solver::hand::pull;
+use crate::solver::hand::{RIGID_STRAIN, pull};
 
 /// Cloth triangles' drag and lift: read only, but for `dv`, where each
 /// thread writes its own particles' entries.
@@ -72,6 +72,9 @@ pub(crate) struct Held<'a> {
     /// The held particle's rigid links: (other end, rest length), which
     /// the pull may not stretch past `hand::RIGID_STRAIN`.
     pub rigid: &'a [(u32, f32)],
+    /// The pins within the hand's reach: (particle, largest distance from
+    /// the held one), which the pull may not pass either.
+    pub pins: &'a [(u32, f32)],
     /// Where the force of the last substep is written (N); only the
     /// thread owning the particle writes it.
     pub force: Shared<f32>,
@@ -94,9 +97,11 @@ impl Held<'_> {
         // SAFETY: as for `at`; the held particle is this thread's to write.
         unsafe {
             let w = p.inv_mass.get(i);
-            let rigid = self.rigid.iter().map(|&(o, rest)| (at(o as usize), rest));
+            let rigid =
+                (self.rigid.iter()).map(|&(o, rest)| (at(o as usize), rest * (1.0 + RIGID_STRAIN)));
+            let pins = self.pins.iter().map(|&(o, far)| (at(o as usize), far));
             let target = self.from.lerp(self.to, f);
-            let (pull, force) = pull(at(i), target, (w, h), self.max_force, rigid);
+            let (pull, force) = pull(at(i), target, (w, h), self.max_force, rigid.chain(pins));
             *p.delta.at(i) += pull.extend(0.0);
             self.force.set(0, force);
         }

@@ -101,6 +101,7 @@ pub(crate) fn step_frame(world: &mut World) {
         // room `World::grab` made.
         (world.constraints).rigid_links_of(g.particle, &mut world.held_links);
     }
+    world.reach.forget_if_torn(&world.constraints);
     let held = world.grab.as_mut().map(|g| forces::Held {
         particle: g.particle,
         from: g.from,
@@ -108,6 +109,7 @@ pub(crate) fn step_frame(world: &mut World) {
         kinematic: p.is_grabbed(g.particle),
         max_force,
         rigid: &world.held_links,
+        pins: &world.reach.pins,
         force: Shared::new(std::slice::from_mut(&mut g.force)),
     });
     // The step indexes these tables by particle without bounds checks.
@@ -135,6 +137,8 @@ pub(crate) fn step_frame(world: &mut World) {
     let t = &world.tethers;
     assert!(!t.any() || (t.anchor.len() == p.len() && t.length.len() == p.len()));
     assert!(world.grab.is_none_or(|g| g.particle < p.len()));
+    let reach = &world.reach.pins;
+    assert!(reach.iter().all(|&(i, _)| (i as usize) < p.len()));
     assert!(world.aero.dv.len() == p.len() || !world.aero.any());
     assert!(world.aero.start.len() == p.len() + 1 || !world.aero.any());
     let links = links::Links(&world.raw_batches);

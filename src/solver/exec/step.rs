@@ -132,8 +132,8 @@ impl Frame<'_> {
             if let Some(held) = self.held.as_ref().filter(|g| !g.kinematic) {
                 if mine.contains(&held.particle) {
                     // SAFETY: the held particle is this thread's; its
-                    // neighbours are only read, after the barrier that
-                    // ended the passes.
+                    // neighbours and pins are only read, after the barrier
+                    // that ended the passes.
                     unsafe { held.pull(p, h, f) };
                 }
                 // Nobody moves the neighbours before they have been read.
