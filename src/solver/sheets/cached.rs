@@ -149,7 +149,7 @@ impl Sheets {
                     (lo, hi)
                 }
             };
-            let cell = s.grid.cell_of(t as usize - s.first);
+            let cell = s.grid.cell_at(self.shapes[t as usize].mid.0);
             if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
                 continue;
             }

@@ -306,8 +306,9 @@ impl Sheets {
 
     /// Decides whether the candidates still hold (`cached`), completes the
     /// shapes of triangles not wanted when they are gathered again, then
-    /// sorts each body's triangles into its hash by their centroids now;
-    /// one thread, after every [`Shape`] is set. A cell must be at least
+    /// sorts each body's triangles into its hash by their centroids now
+    /// when some probe walks the hash this substep; one thread, after
+    /// every [`Shape`] is set. A cell must be at least
     /// the largest distance from a centroid to its corners plus the
     /// largest contact distance, so that a particle touching a triangle is
     /// within one cell of its centroid: it is kept from the last substep
@@ -334,6 +335,10 @@ impl Sheets {
         if !listing {
             self.all_wanted = true; // until the lists are gathered again
         }
+        // Only a gathering and the probes without a list walk the hash:
+        // while every probe tests its own candidates it is not sorted (the
+        // candidates' cells are found from their centroids, the same cells).
+        let walked = regather || !listing || self.all_wanted;
         for s in &mut self.sheets {
             let shapes = &self.shapes[s.first..s.first + s.count];
             let need = shapes.iter().map(|sh| sh.mid.1).fold(0f32, f32::max);
@@ -345,10 +350,12 @@ impl Sheets {
                     1.0
                 };
             }
-            for (k, sh) in shapes.iter().enumerate() {
-                s.grid.place(k, sh.mid.0);
+            if walked {
+                for (k, sh) in shapes.iter().enumerate() {
+                    s.grid.place(k, sh.mid.0);
+                }
+                s.grid.sort();
             }
-            s.grid.sort();
         }
     }
 
