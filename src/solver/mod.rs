@@ -555,6 +555,7 @@ impl World {
         if pinned {
             self.particles.vel[i] = Vec3::ZERO;
         }
+        self.find_reach();
     }
 
     /// Starts holding particle `i` with the hand: kinematically, or pulled
@@ -569,18 +570,27 @@ impl World {
         // (tears may add some: a split duplicates links).
         (self.constraints).rigid_links_of(i, &mut self.held_links);
         self.held_links.reserve(16);
-        self.reach = if self.hand.is_kinematic() {
-            hand::Reach::default()
-        } else {
-            let p = &self.particles;
-            hand::Reach::of(i, &p.pos, |k| p.inv_mass[k] == 0.0, &self.constraints)
-        };
         self.grab = Some(Grab {
             particle: i,
             target: p,
             from: p,
             force: 0.0,
         });
+        self.find_reach();
+    }
+
+    /// The capped hand's reach from the particle it holds (see
+    /// `solver::hand`), found again when it takes hold and when a pin
+    /// changes; none for a kinematic hand.
+    fn find_reach(&mut self) {
+        let p = &self.particles;
+        self.reach = match self.grab {
+            Some(g) if !self.hand.is_kinematic() => {
+                let fixed = |k: usize| p.inv_mass[k] == 0.0;
+                hand::Reach::of(g.particle, &p.pos, fixed, &self.constraints)
+            }
+            _ => hand::Reach::default(),
+        };
     }
 
     /// How the hand holds; a change applies from the next grab on.
