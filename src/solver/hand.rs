@@ -20,10 +20,10 @@
 //! as hard as the body, as solved, can pass on, and lags the cursor
 //! beyond that. Soft links stretch as their compliance says.
 //!
-//! Nor does the cap keep a pin's pull from passing down a chain: one
-//! pass a substep carries it through many light particles only as a
-//! stretch (the hand on the 3 kg weight of a rope of 60 rigid links
-//! stretched a link 43–50 %). So the pull is also kept within the hand's
+//! Nor does that keep rigid a chain between the hand and a pin: one pass
+//! a substep carries the pull up many light particles only as a stretch
+//! (the hand on the 3 kg weight of a rope of 60 rigid links stretched a
+//! link 43–50 %). So the pull is also kept within the hand's
 //! *reach* ([`Reach`]), the tethers' idea (`solver::tether`) turned
 //! around: the held particle may be no farther from a pin (or a driven
 //! particle) that rigid, untearable links connect it to than along those
