@@ -105,25 +105,10 @@ impl Aero {
                 (b, first - n..first)
             })
             .collect();
-        // Per particle, its triangles in index order (counting sort).
-        let mut count = vec![0u32; particles + 1];
-        for t in &self.triangles {
-            for &i in t {
-                count[i as usize + 1] += 1;
-            }
-        }
-        for i in 0..particles {
-            count[i + 1] += count[i];
-        }
-        let mut fill = count.clone();
-        self.around = vec![0; count[particles] as usize];
-        for (k, t) in self.triangles.iter().enumerate() {
-            for &i in t {
-                self.around[fill[i as usize] as usize] = k as u32;
-                fill[i as usize] += 1;
-            }
-        }
-        self.start = count;
+        // Per particle, its triangles in index order.
+        let corners = (self.triangles.iter().enumerate())
+            .flat_map(|(k, t)| t.iter().map(move |&i| (i, k as u32)));
+        (self.start, self.around) = super::particles::by_particle(particles, corners);
         self.dv = vec![Vec3::ZERO; particles];
         self.active = self.coefficients.iter().any(|&(d, l)| d > 0.0 || l > 0.0);
     }

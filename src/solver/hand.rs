@@ -121,22 +121,8 @@ impl Reach {
         links: &DistanceConstraints,
     ) -> Self {
         let n = pos.len();
-        let mut start = vec![0u32; n + 1];
-        for (a, b, _) in links.bonds() {
-            start[a as usize + 1] += 1;
-            start[b as usize + 1] += 1;
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut next = vec![(0u32, 0f32); start[n] as usize];
-        let mut fill = start.clone();
-        for (a, b, rest) in links.bonds() {
-            for (from, to) in [(a, b), (b, a)] {
-                next[fill[from as usize] as usize] = (to, rest);
-                fill[from as usize] += 1;
-            }
-        }
+        let ends = (links.bonds()).flat_map(|(a, b, rest)| [(a, (b, rest)), (b, (a, rest))]);
+        let (start, next) = super::particles::by_particle(n, ends);
         let mut along = vec![f32::INFINITY; n];
         let mut done = vec![false; n];
         let mut queue = BinaryHeap::new();

@@ -74,6 +74,30 @@ pub(crate) fn kinetic_drop(w: f32, before: Vec3, after: Vec3) -> f64 {
     0.5 * (before.length_squared() as f64 - after.length_squared() as f64) / w as f64
 }
 
+/// A table by particle (counting sort): `items` — (particle, value) —
+/// grouped by particle among `particles`, each particle's in the order
+/// given, with where each particle's start (one past the end last).
+/// Allocates.
+pub(crate) fn by_particle<T: Copy + Default>(
+    particles: usize,
+    items: impl Iterator<Item = (u32, T)> + Clone,
+) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0u32; particles + 1];
+    for (i, _) in items.clone() {
+        start[i as usize + 1] += 1;
+    }
+    for i in 0..particles {
+        start[i + 1] += start[i];
+    }
+    let mut table = vec![T::default(); start[particles] as usize];
+    let mut fill = start.clone();
+    for (i, value) in items {
+        table[fill[i as usize] as usize] = value;
+        fill[i as usize] += 1;
+    }
+    (start, table)
+}
+
 /// Which mechanism took kinetic energy out (index into the loss books).
 pub mod losses {
     /// Air drag toward the wind (negative when the wind does work).
@@ -272,5 +296,18 @@ impl Particles {
     /// True when particle `i` is moved by a driver.
     pub fn is_driven(&self, i: usize) -> bool {
         self.hold[i] & hold::DRIVEN != 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_particle;
+
+    #[test]
+    fn a_table_by_particle_groups_items_in_the_order_given() {
+        let items = [(2u32, 'a'), (0, 'b'), (2, 'c'), (3, 'd')];
+        let (start, table) = by_particle(4, items.into_iter());
+        assert_eq!(start, [0, 1, 1, 3, 4]);
+        assert_eq!(table, ['b', 'a', 'c', 'd']);
     }
 }

@@ -453,7 +453,7 @@ impl DistanceConstraints {
 
     /// Every rigid link that cannot tear, as (a, b, rest length): what
     /// the hand's reach follows (`solver::hand`).
-    pub(crate) fn bonds(&self) -> impl Iterator<Item = (u32, u32, f32)> + '_ {
+    pub(crate) fn bonds(&self) -> impl Iterator<Item = (u32, u32, f32)> + Clone + '_ {
         self.batches.iter().flat_map(|b| {
             (0..b.len())
                 .filter(|&i| {

@@ -214,21 +214,9 @@ impl Sheets {
         self.shapes = vec![Shape::default(); self.tri.len()];
         self.wanted = vec![true; self.tri.len()];
         self.all_wanted = true;
-        self.around_start = vec![0; particles + 1];
-        for &i in self.tri.iter().flatten() {
-            self.around_start[i as usize + 1] += 1;
-        }
-        for i in 0..particles {
-            self.around_start[i + 1] += self.around_start[i];
-        }
-        self.around = vec![0; 3 * self.tri.len()];
-        let mut next = self.around_start.clone();
-        for (t, corners) in self.tri.iter().enumerate() {
-            for &i in corners {
-                self.around[next[i as usize] as usize] = t as u32;
-                next[i as usize] += 1;
-            }
-        }
+        let corners =
+            (self.tri.iter().enumerate()).flat_map(|(t, c)| c.iter().map(move |&i| (i, t as u32)));
+        (self.around_start, self.around) = super::particles::by_particle(particles, corners);
         self.broken_seen = 0;
         self.push = vec![Vec3::ZERO; self.probe.len()];
         self.hit = vec![NONE; self.probe.len()];
