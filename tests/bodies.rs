@@ -519,6 +519,31 @@ fn a_tear_force_breaks_a_link_at_that_tension_in_newtons_whatever_the_substeps()
     }
 }
 
+#[test]
+fn a_link_pushed_together_harder_than_its_tear_force_does_not_tear() {
+    // A 1 kg particle stood on a rigid upright link whose foot rests on
+    // the ground pushes it together with m·g = 9.81 N; a 5 N tear force
+    // is about pulling, so the link holds at 5 and at 50 substeps. (Hung
+    // from a pin, the same 9.81 N pull breaks it: the join test above.)
+    for substeps in [5, 50] {
+        let mut w = world(&format!(
+            "Scene(solver: (substeps: {substeps}),
+              bodies: [Mesh(particles: [(position: (0.0, 0.02, 0.0), mass: 0.01),
+                                        (position: (0.0, 0.52, 0.0), mass: 1.0)],
+                            links: [(a: 0, b: 1)])],
+              colliders: [Ground()])"
+        ));
+        w.constraints.set_link_tear_force(0, 1, 5.0);
+        for _ in 0..60 {
+            w.step();
+        }
+        let link = w.constraints.iter().next().expect("the link holds");
+        let push = w.tension(link.lambda);
+        println!("{substeps} substeps: pushed together with {push:.2} N");
+        assert!((push - 9.81).abs() < 0.2, "{push} N");
+    }
+}
+
 /// Whether a rigid link from a held particle to a free 0.1 kg one, with
 /// a tear force of `force` N and no gravity, survives the hand setting
 /// off at 1 m/s, at `substeps` substeps.

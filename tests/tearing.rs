@@ -92,7 +92,10 @@ fn every_face_of_a_torn_sheet_keeps_the_links_of_its_three_edges() {
 #[test]
 fn the_two_sides_of_a_cut_move_apart() {
     // A copy starts where its original is; once the cut opens they part.
-    let w = yanked("tear_force: 5.0,");
+    // At 3 N the hand tears the corner it holds off the sheet and drags it
+    // away (at 5 N, 20 substeps, it tears a notch by the pins instead and
+    // the corner stays on: a 0.1 m gap).
+    let w = yanked("tear_force: 3.0,");
     let body = &w.bodies()[0];
     let faces = body.faces.as_ref().unwrap();
     let pos = w.particles.pos();

@@ -93,11 +93,13 @@ impl DistanceConstraints {
     /// than its tear force on average over the frame of `substeps`
     /// substeps of length `h` just solved, colour by colour.
     ///
-    /// The tension judged is F̄ = |Σλ|/(h²·substeps), the impulse the
+    /// The tension judged is F̄ = −Σλ/(h²·substeps), the impulse the
     /// link passed in the frame over the frame's length: a yank or a
     /// landing stopped within one substep passes m·Δv in that substep, so
     /// one substep's |λ|/h² is m·Δv/h and grows with the substeps, where
-    /// F̄ = m·Δv/Δt does not.
+    /// F̄ = m·Δv/Δt does not. Only a pull tears (λ < 0 stretches): a
+    /// link pushed together, as a sheet that lands on its edge pushes
+    /// its upright links, does not, as `tear_strain` judges stretch only.
     pub(crate) fn overstressed(
         &self,
         pos: &[Vec3],
@@ -114,7 +116,7 @@ impl DistanceConstraints {
                 let rest = batch.rest[i].abs();
                 let len = pos[batch.a[i] as usize].distance(pos[batch.b[i] as usize]);
                 let stretched = rest > 0.0 && (len - rest) / rest > batch.tear_strain[i];
-                if stretched || batch.impulse[i].abs() * per_force > batch.tear_force[i] {
+                if stretched || -batch.impulse[i] * per_force > batch.tear_force[i] {
                     out.push((batch.a[i], batch.b[i]));
                 }
             }
