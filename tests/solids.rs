@@ -54,22 +54,6 @@ fn pressure_one_and_a_half_inflates_a_compliant_balloon_to_one_and_a_half_times_
     assert!((ratio - 1.5).abs() < 0.03 * 1.5, "{ratio}");
 }
 
-/// A 0.3 m, 0.1 kg balloon at `pressure`: free, without gravity, 1.2 m
-/// up (`ground` false), or dropped from 0.5 m onto rough ground.
-fn small_balloon(pressure: f32, ground: bool) -> World {
-    let (gravity, y, colliders) = if ground {
-        ("", 0.5, "colliders: [Ground(friction: 0.6)]")
-    } else {
-        (", gravity: (0.0, 0.0, 0.0)", 1.2, "")
-    };
-    world(&format!(
-        "Scene(solver: (substeps: 20{gravity}),
-          bodies: [Balloon(center: (0.0, {y}, 0.0), sphere_radius: 0.3, subdivisions: 3,
-                           mass: 0.1, stretch_compliance: 0.002, bend_compliance: 0.2,
-                           pressure: {pressure}, radius: 0.02)], {colliders})"
-    ))
-}
-
 #[test]
 fn the_gas_follows_a_pressure_at_three_rest_volumes_a_second() {
     // A hard volume target that jumps moves the skin by the whole change
@@ -390,14 +374,16 @@ fn damping_settles_a_bouncing_balloon_at_any_beta() {
                                mass: 0.1, stretch_compliance: 0.001, bend_compliance: None)],
               colliders: [Ground(friction: 0.5)])"
         ));
-        for _ in 0..240 {
+        // 8 s: a bounce that leaves the balloon spinning rolls it on
+        // until friction stops it (its skin no longer turns it itself).
+        for _ in 0..480 {
             w.step();
         }
         assert_sane(&w, 10.0);
         w.kinetic_energy()
     };
     let settled: Vec<f64> = [0.0, 1.0, 1e4].map(drop).to_vec();
-    println!("kinetic energy after 4 s at β = 0, 1, 1e4 kg/s: {settled:?}");
+    println!("kinetic energy after 8 s at β = 0, 1, 1e4 kg/s: {settled:?}");
     assert!(
         settled[1] < 0.1 * settled[0] && settled[2] < 0.1 * settled[0],
         "{settled:?}"
@@ -615,60 +601,4 @@ fn in_pbd_a_neo_hookean_block_keeps_its_rest_shape_when_dropped() {
     let now = w.enclosed_volume(0).unwrap();
     assert!((now / rest - 1.0).abs() < 0.02, "{now} of {rest} m³");
     assert!(w.kinetic_energy() < 1e-3, "{}", w.kinetic_energy());
-}
-
-/// The centre of body `b`'s particles (m).
-fn centre(w: &World, b: usize) -> Vec3 {
-    let r = w.bodies()[b].range();
-    let n = r.len() as f32;
-    w.particles.pos()[r].iter().copied().sum::<Vec3>() / n
-}
-
-#[test]
-fn a_balloon_on_rough_ground_gains_no_energy_and_rolls_no_faster_than_a_walk_at_any_pressure() {
-    // The gas pushed out against links that had pulled in during the same
-    // substep and so spun the balloon up (at pressure 1.2 it rolled 42 m
-    // in 20 s at 1.6 J). What is left, and why this is not yet "at rest":
-    // the links' own Gauss–Seidel order still turns a tensioned skin a
-    // little every substep, which rolls it at about 0.2 m/s at pressures
-    // 1.2 and 1.5 (2 m in 10 s). Bounds: the measured values with a
-    // margin of about two.
-    for (pressure, most) in [(0.5, 0.08), (1.0, 0.005), (1.2, 0.015), (1.5, 0.03)] {
-        let mut w = small_balloon(pressure, true);
-        for _ in 0..600 {
-            w.step();
-        }
-        let halfway = centre(&w, 0);
-        for _ in 0..600 {
-            w.step();
-        }
-        assert_sane(&w, 10.0);
-        let (kinetic, moved) = (w.kinetic_energy(), centre(&w, 0).distance(halfway));
-        println!("pressure {pressure}: {kinetic} J, moved {moved} m in the last 10 s");
-        assert!(kinetic < most, "pressure {pressure}: {kinetic} J");
-        assert!(moved < 3.0, "pressure {pressure}: rolled {moved} m");
-    }
-}
-
-#[test]
-fn a_free_inflated_balloon_does_not_spin_itself_up() {
-    // No gravity, nothing to push on: angular momentum must stay what it
-    // was (0). Before, it grew to 0.094 kg·m²/s (0.74 J) in 20 s.
-    let mut w = small_balloon(1.2, false);
-    for _ in 0..1200 {
-        w.step();
-    }
-    let c = centre(&w, 0);
-    let p = &w.particles;
-    let spin: Vec3 = (0..p.len())
-        .map(|i| (p.pos()[i] - c).cross(p.vel()[i]) * p.mass()[i])
-        .sum();
-    println!(
-        "angular momentum {spin} kg·m²/s, kinetic {} J",
-        w.kinetic_energy()
-    );
-    // What the links' order still turns while the skin relaxes in the
-    // first second (measured 0.0058): ten times below the old growth.
-    assert!(spin.length() < 0.01, "{spin}");
-    assert!(w.kinetic_energy() < 0.005, "{}", w.kinetic_energy());
 }

@@ -158,3 +158,26 @@ pub fn recorded_edits(
     }
     (w, rec.recording().clone())
 }
+
+/// A 0.3 m, 0.1 kg balloon at `pressure`: free, without gravity, 1.2 m
+/// up (`ground` false), or dropped from 0.5 m onto rough ground.
+pub fn small_balloon(pressure: f32, ground: bool) -> World {
+    let (gravity, y, colliders) = if ground {
+        ("", 0.5, "colliders: [Ground(friction: 0.6)]")
+    } else {
+        (", gravity: (0.0, 0.0, 0.0)", 1.2, "")
+    };
+    world(&format!(
+        "Scene(solver: (substeps: 20{gravity}),
+          bodies: [Balloon(center: (0.0, {y}, 0.0), sphere_radius: 0.3, subdivisions: 3,
+                           mass: 0.1, stretch_compliance: 0.002, bend_compliance: 0.2,
+                           pressure: {pressure}, radius: 0.02)], {colliders})"
+    ))
+}
+
+/// The centre of body `b`'s particles (m).
+pub fn centre(w: &World, b: usize) -> glam::Vec3 {
+    let r = w.bodies()[b].range();
+    let n = r.len() as f32;
+    w.particles.pos()[r].iter().copied().sum::<glam::Vec3>() / n
+}

@@ -451,6 +451,22 @@ impl DistanceConstraints {
         }
     }
 
+    /// Puts (colour, index, end) of every join with an end among
+    /// particles `body` in `out`, after clearing it (both ends, when both
+    /// are).
+    pub(crate) fn joins_into(&self, body: std::ops::Range<usize>, out: &mut Vec<[u32; 3]>) {
+        out.clear();
+        for (colour, batch) in self.batches.iter().enumerate() {
+            for i in (0..batch.len()).filter(|&i| batch.tag[i].kind == LinkKind::Join) {
+                for end in [batch.a[i], batch.b[i]] {
+                    if body.contains(&(end as usize)) {
+                        out.push([colour as u32, i as u32, end]);
+                    }
+                }
+            }
+        }
+    }
+
     /// Every rigid link that cannot tear, as (a, b, rest length): what
     /// the hand's reach follows (`solver::hand`).
     pub(crate) fn bonds(&self) -> impl Iterator<Item = (u32, u32, f32)> + Clone + '_ {

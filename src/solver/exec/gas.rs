@@ -5,16 +5,18 @@
 use std::ops::Range;
 
 use super::kinds::{Ctx, Pass};
+use super::links::RawBatch;
 use super::pool::Team;
 use super::shared::Shared;
 use crate::solver::particles::kinetic_drop;
 use crate::solver::particles::losses;
 use crate::solver::volume::Enclosed;
 
-/// Every closed surface's gas, in order.
-pub(crate) struct Gas(pub Shared<Enclosed>);
+/// Every closed surface's gas, in order, and the links' colours (whose
+/// joins pull the skins from outside).
+pub(crate) struct Gas<'a>(pub Shared<Enclosed>, pub &'a [RawBatch]);
 
-impl Pass for Gas {
+impl Pass for Gas<'_> {
     fn active(&self) -> bool {
         self.0.len() > 0
     }
@@ -43,6 +45,28 @@ impl Pass for Gas {
                     |i, m| *p.delta.at(i) += m.extend(0.0),
                     (alpha_t, ctx.k, h, first),
                 );
+                if first {
+                    // The joins' λ of this pass, and so their pull: each
+                    // join's (colour, index) was checked when found.
+                    let x = |i: usize| (p.prev.get(i) + p.delta.get(i)).truncate();
+                    let outside = gas.joins.iter().map(|&[c, k, end]| {
+                        let link = &self.1[c as usize];
+                        let (a, b) = (link.a.get(k as usize), link.b.get(k as usize));
+                        let other = (a ^ b ^ end) as usize;
+                        let end = end as usize;
+                        let n = (x(end) - x(other)).normalize_or_zero().as_dvec3();
+                        (end, n * link.lambda.get(k as usize) as f64)
+                    });
+                    gas.unspin(
+                        (
+                            |i| p.delta.get(i).truncate() - p.vel.get(i) * h,
+                            |i| p.prev.get(i).truncate(),
+                            |i| p.inv_mass.get(i),
+                        ),
+                        outside,
+                        |i, m| *p.delta.at(i) += m.extend(0.0),
+                    );
+                }
             }
         }
     }

@@ -143,7 +143,16 @@ pub(crate) fn step_frame(world: &mut World) {
     assert!(world.aero.start.len() == p.len() + 1 || !world.aero.any());
     let links = links::Links(&world.raw_batches);
     let quads = quads::QuadColours(&world.raw_quads);
-    let gas = gas::Gas(Shared::new(&mut world.volumes));
+    for gas in &mut world.volumes {
+        // Joins move with tears and recolouring: found every frame, into
+        // the room the first frame made.
+        (world.constraints).joins_into(gas.particles(), &mut gas.joins);
+        let batches = world.raw_batches.len();
+        assert!(gas.joins.iter().all(|&[c, i, _]| {
+            (c as usize) < batches && (i as usize) < world.raw_batches[c as usize].len
+        }));
+    }
+    let gas = gas::Gas(Shared::new(&mut world.volumes), &world.raw_batches);
     let tethers = (world.tethers).any().then(|| {
         let t = &mut world.tethers;
         (Shared::new(&mut t.anchor), Shared::new(&mut t.length))

@@ -1,0 +1,127 @@
+//! Issue 21 part 1: nothing moves that you did not move. A balloon's
+//! links, hinges and gas pull it from within, so they may not turn it:
+//! the step takes out of each substep's solve the turn its joins do not
+//! explain (`solver::volume`, `Enclosed::unspin`).
+
+mod common;
+
+use catenary::solver::World;
+use common::*;
+use glam::Vec3;
+
+/// The balloon on a string of `scenes/balloon_on_string.ron` at `pressure`.
+fn on_a_string(pressure: f32) -> World {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/balloon_on_string.ron");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("pressure: 1.0,"));
+    world(&text.replace("pressure: 1.0,", &format!("pressure: {pressure},")))
+}
+
+/// Mean speed of body `b`'s particles (m/s).
+fn mean_speed(w: &World, b: usize) -> f32 {
+    let r = w.bodies()[b].range();
+    let n = r.len() as f32;
+    w.particles.vel()[r].iter().map(|v| v.length()).sum::<f32>() / n
+}
+
+#[test]
+fn a_free_inflated_balloon_does_not_spin_itself_up_at_any_pressure() {
+    // No gravity, nothing to push on: angular momentum stays what it was
+    // (0). Before, the links' order spun it up: 0.054 kg·m²/s (0.12 J) in
+    // 20 s at pressure 3, 0.20 (0.73 J) at 10. Measured now: 0 to within
+    // f32 rounding; bound 1e-4 J.
+    for pressure in [1.2, 3.0, 10.0] {
+        let mut w = small_balloon(pressure, false);
+        for _ in 0..1200 {
+            w.step();
+        }
+        let c = centre(&w, 0);
+        let p = &w.particles;
+        let spin: Vec3 = (0..p.len())
+            .map(|i| (p.pos()[i] - c).cross(p.vel()[i]) * p.mass()[i])
+            .sum();
+        let kinetic = w.kinetic_energy();
+        println!("pressure {pressure}: angular momentum {spin} kg·m²/s, kinetic {kinetic} J");
+        assert!(spin.length() < 1e-4, "pressure {pressure}: {spin}");
+        assert!(kinetic < 1e-4, "pressure {pressure}: {kinetic} J");
+    }
+}
+
+#[test]
+fn an_inflated_balloon_on_rough_ground_keeps_under_5_mj_and_rolls_under_a_metre_in_10_s() {
+    // Before, friction turned the skin's spin into rolling: 0.12 J and
+    // 1.1 m in the last 10 s of 20 at pressure 3, 0.81 J and 12 m at 10
+    // (and at 1.2, before the gas's own move was made spin-free, 42 m).
+    // What is left (limits.md) is the ground's push, made after the
+    // solve, against the gas's: 0.02–1.5 mJ and 0.006–0.76 m here, none of
+    // it on frictionless ground. Bounds: about twice the worst.
+    for pressure in [1.0, 1.2, 1.5, 3.0, 10.0] {
+        let mut w = small_balloon(pressure, true);
+        for _ in 0..600 {
+            w.step();
+        }
+        let halfway = centre(&w, 0);
+        for _ in 0..600 {
+            w.step();
+        }
+        assert_sane(&w, 10.0);
+        let (kinetic, moved) = (w.kinetic_energy(), centre(&w, 0).distance(halfway));
+        println!("pressure {pressure}: {kinetic} J, moved {moved} m in the last 10 s");
+        assert!(kinetic < 0.005, "pressure {pressure}: {kinetic} J");
+        assert!(moved < 1.0, "pressure {pressure}: rolled {moved} m");
+    }
+}
+
+#[test]
+fn an_inflated_balloon_hangs_still_on_its_string() {
+    // The issue's case: at pressure 1.5 the skin churned at 0.7 m/s (0.014
+    // J) while the centre stayed put, at 3 at 1.95 m/s (0.10 J), forever.
+    // Now it is still within f32 rounding; bounds 1e-4 J and 1 cm/s.
+    for pressure in [1.5, 3.0] {
+        let mut w = on_a_string(pressure);
+        for _ in 0..1200 {
+            w.step();
+        }
+        let (kinetic, speed) = (w.kinetic_energy(), mean_speed(&w, 1));
+        println!("pressure {pressure}: {kinetic} J, skin {speed} m/s");
+        assert!(kinetic < 1e-4, "pressure {pressure}: {kinetic} J");
+        assert!(speed < 0.01, "pressure {pressure}: {speed} m/s");
+    }
+}
+
+#[test]
+fn a_balloon_swung_on_its_string_turns_with_the_string() {
+    // What turns the balloon from outside, its join to the string, is
+    // kept: swung by a sideways pull (gravity tilted for a second) up to
+    // about 75°, the knot stays on the line from the balloon's centre to
+    // the string's end within 4.3° (pressure 1.5) and 2.9° (3). Taking the
+    // join's turn out as well left the balloon behind the string: 9.3°
+    // and 7.4°.
+    for pressure in [1.5, 3.0] {
+        let mut w = on_a_string(pressure);
+        for _ in 0..120 {
+            w.step();
+        }
+        let g = w.settings.gravity;
+        w.settings.gravity = Vec3::new(8.0, -9.81, 0.0);
+        let (end, knot) = (w.bodies()[0].range().end - 1, w.bodies()[1].first + 16);
+        let (mut worst, mut swing) = (0f32, 0f32);
+        for frame in 0..600 {
+            if frame == 60 {
+                w.settings.gravity = g;
+            }
+            w.step();
+            let (c, p) = (centre(&w, 1), w.particles.pos());
+            let off = (p[knot] - c).angle_between(p[end] - c).to_degrees();
+            worst = worst.max(off);
+            swing = swing.max(
+                (p[end] - p[end - 1])
+                    .angle_between(Vec3::NEG_Y)
+                    .to_degrees(),
+            );
+        }
+        println!("pressure {pressure}: swung to {swing:.1}°, knot off the line by {worst:.2}°");
+        assert!(swing > 60.0, "{swing}");
+        assert!(worst < 6.5, "pressure {pressure}: {worst}°");
+    }
+}
