@@ -519,7 +519,7 @@ mod tests {
         let (pos, tris) = cube();
         let mut gas = Enclosed::new(0, &pos, tris, (0, 8), 1.0, 0.0);
         // A substep's first projection finds the frame (k = 0: no move).
-        let mut start = |gas: &mut Enclosed, w: &[f32]| {
+        let start = |gas: &mut Enclosed, w: &[f32]| {
             let none = |_, m: Vec3| assert_eq!(m, Vec3::ZERO, "k = 0 moves nothing");
             gas.project(
                 (|i| pos[i], |i| pos[i]),
