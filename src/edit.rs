@@ -96,9 +96,7 @@ impl Edit {
                 w.constraints.set_link_compliance(a, b, alpha);
             }
             Edit::Pressure(b, p) => {
-                if let Some(g) = w.gas_mut(b) {
-                    g.pressure = p;
-                }
+                w.set_pressure(b, p);
             }
             Edit::GasCompliance(b, alpha) => {
                 if let Some(g) = w.gas_mut(b) {

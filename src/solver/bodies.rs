@@ -187,9 +187,26 @@ impl World {
         true
     }
 
-    /// Body `body`'s gas, if it has one.
+    /// Body `body`'s gas, if it has one (its pressure through
+    /// [`World::set_pressure`]).
     pub fn gas_mut(&mut self, body: usize) -> Option<&mut Enclosed> {
         self.volumes.iter_mut().find(|g| g.body == body)
+    }
+
+    /// Sets the pressure of body `body`'s gas, and scales the body's rest
+    /// shape for contacts to the size the gas holds it to
+    /// ([`super::volume::rest_scale`]). False when it has no gas.
+    pub fn set_pressure(&mut self, body: usize, pressure: f32) -> bool {
+        let Some(gas) = self.volumes.iter_mut().find(|g| g.body == body) else {
+            return false;
+        };
+        let before = super::volume::rest_scale(gas.pressure);
+        gas.pressure = pressure;
+        let by = super::volume::rest_scale(pressure) / before;
+        if by != 1.0 {
+            (self.contacts).scale_rest_shape(body, by, &self.particles.radius);
+        }
+        true
     }
 
     /// The volume a closed body encloses now (m³); None for other shapes.

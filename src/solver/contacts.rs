@@ -141,6 +141,22 @@ impl ParticleContacts {
         }
     }
 
+    /// Scales `body`'s rest shape by `by` about its centre; rebuilds the
+    /// entries when the body takes part in contacts.
+    pub fn scale_rest_shape(&mut self, body: usize, by: f32, radius: &[f32]) {
+        let Some(Some(shape)) = self.shapes.get_mut(body) else {
+            return;
+        };
+        let n = shape.rest.len().max(1) as f32;
+        let centre = shape.rest.iter().copied().sum::<Vec3>() / n;
+        for r in &mut shape.rest {
+            *r = centre + (*r - centre) * by;
+        }
+        if shape.enabled || self.between_bodies {
+            self.rebuild(radius);
+        }
+    }
+
     /// The rest shape of `body`, if it has one.
     pub fn rest_shape(&self, body: usize) -> Option<&[Vec3]> {
         self.shapes.get(body)?.as_ref().map(|s| s.rest.as_slice())

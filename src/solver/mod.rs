@@ -81,7 +81,7 @@ pub use rod_material::{GREENHILL_CLAMPED, RodJoint};
 pub use split::Faces;
 pub use tether::Tethers;
 pub use tetra::volume_of as tetrahedron_volume;
-pub use volume::{Enclosed, INFLATION_RATE, enclosed_volume};
+pub use volume::{Enclosed, INFLATION_RATE, enclosed_volume, rest_scale};
 
 use glam::Vec3;
 

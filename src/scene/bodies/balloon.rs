@@ -9,7 +9,7 @@ use super::super::schema::{V3, cloth_bend, one, rope_radius};
 use super::super::validate::{Checker, collision_radius};
 use super::{Facts, Kind, pin, pinned, stretch_links};
 use crate::solver::limits::*;
-use crate::solver::{Body, LinkKind, QuadKind, Shape, World, dihedral_angle};
+use crate::solver::{Body, LinkKind, QuadKind, Shape, World, dihedral_angle, rest_scale};
 
 /// `Balloon(...)`: a closed icosphere of cloth with one global volume constraint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -117,8 +117,10 @@ impl Kind for BalloonDef {
         let gas = &format!("{f}.volume_compliance");
         c.num(gas, b.volume_compliance, VOLUME_COMPLIANCE);
         if c.num(&format!("{f}.radius"), b.radius, RADIUS) && sized && levels {
-            // The shortest icosphere edge is about 0.8 of 1.05·R/2^level.
-            let spacing = 0.8 * 1.05 * b.sphere_radius / (1u32 << b.subdivisions) as f32;
+            // The shortest icosphere edge is about 0.8 of 1.05·R/2^level,
+            // at the size the gas holds the sphere to.
+            let edge = 0.8 * 1.05 * b.sphere_radius / (1u32 << b.subdivisions) as f32;
+            let spacing = edge * rest_scale(b.pressure);
             collision_radius(c, f, b.radius, spacing, colliding || b.self_collision);
         }
         let n = if levels { b.particle_count() } else { 0 };
@@ -161,6 +163,15 @@ impl Kind for BalloonDef {
 
     fn self_collision(&self) -> bool {
         self.self_collision
+    }
+
+    /// The sphere as built, at the size its gas holds it to
+    /// ([`rest_scale`]): what self-collision spares.
+    fn rest_shape(&self, world: &World, body: usize) -> Vec<Vec3> {
+        let centre = Vec3::from(self.center);
+        let scale = rest_scale(self.pressure);
+        let pos = &world.particles.pos()[world.bodies()[body].range()];
+        pos.iter().map(|&p| centre + (p - centre) * scale).collect()
     }
 
     /// Compliances and the gas's pressure.
