@@ -147,7 +147,7 @@ fn a_deflated_self_colliding_balloon_does_not_gain_energy_built_or_edited() {
     // churn without self-collision, limits.md). Bound 0.05 J.
     let mut edited = self_colliding(1.0);
     edited.step();
-    catenary::edit::Edit::Pressure(0, 0.8).apply(&mut edited);
+    edited.set_pressure(0, 0.8); // what the panel's pressure edit calls
     for (how, mut w) in [("built", self_colliding(0.8)), ("edited", edited)] {
         for _ in 0..1200 {
             w.step();
