@@ -57,6 +57,9 @@ impl Pass for Gas<'_> {
                         let n = (x(end) - x(other)).normalize_or_zero().as_dvec3();
                         (end, n * link.lambda.get(k as usize) as f64)
                     });
+                    // The prediction left v·h in Δx and v in `vel`, which
+                    // nothing changes before step 5: Δx − v·h is what the
+                    // passes so far moved.
                     gas.unspin(
                         (
                             |i| p.delta.get(i).truncate() - p.vel.get(i) * h,

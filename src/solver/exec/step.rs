@@ -236,28 +236,26 @@ impl Frame<'_> {
     unsafe fn predict_one(&self, i: usize, h: f32, drag: f32) {
         let s = &self.settings;
         let p = self.particles;
-        {
-            // SAFETY: the caller's contract.
-            unsafe {
-                let w = p.inv_mass.get(i);
-                p.prev.set(i, p.pos.get(i).extend(w));
-                if w > 0.0 {
-                    let before = p.vel.get(i);
-                    let dragged = s.wind + (before - s.wind) * drag;
-                    if drag != 1.0 {
-                        p.lost.at(i)[losses::DRAG] += kinetic_drop(w, before, dragged);
-                    }
-                    let mut v = dragged + s.gravity * h;
-                    if let Some(a) = self.aero {
-                        let pushed = v + a.dv.get(i);
-                        p.lost.at(i)[losses::DRAG] += kinetic_drop(w, v, pushed);
-                        v = pushed;
-                    }
-                    p.vel.set(i, v);
-                    p.delta.set(i, (v * h).extend(0.0));
-                } else if p.hold.get(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
-                    p.delta.set(i, Vec4::ZERO);
+        // SAFETY: the caller's contract.
+        unsafe {
+            let w = p.inv_mass.get(i);
+            p.prev.set(i, p.pos.get(i).extend(w));
+            if w > 0.0 {
+                let before = p.vel.get(i);
+                let dragged = s.wind + (before - s.wind) * drag;
+                if drag != 1.0 {
+                    p.lost.at(i)[losses::DRAG] += kinetic_drop(w, before, dragged);
                 }
+                let mut v = dragged + s.gravity * h;
+                if let Some(a) = self.aero {
+                    let pushed = v + a.dv.get(i);
+                    p.lost.at(i)[losses::DRAG] += kinetic_drop(w, v, pushed);
+                    v = pushed;
+                }
+                p.vel.set(i, v);
+                p.delta.set(i, (v * h).extend(0.0));
+            } else if p.hold.get(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
+                p.delta.set(i, Vec4::ZERO);
             }
         }
     }
