@@ -48,12 +48,13 @@ use glam::{DMat3, DVec3, Vec3};
 /// tenth of the pressure is made within 1/30 s.
 pub const INFLATION_RATE: f64 = 3.0;
 
-/// How much smaller than as built a closed body's rest shape is at
-/// `pressure`, for contacts (`World::set_pressure`): under pressure 1 the
-/// gas holds its skin to a sphere ∛pressure the size, and particles that
-/// are neighbours at that size must not push each other apart against
-/// the gas (a self-colliding balloon at pressure 0.8 gained half again
-/// its kinetic energy every second, to 14 J in 20 s). Over 1: as built.
+/// How much smaller than as built a closed body's skin rests at
+/// `pressure`: under pressure 1 the gas holds it to ∛pressure the size,
+/// and its stretch links and its rest shape for contacts follow
+/// (`World::add_gas`, `World::set_pressure`): particles that are
+/// neighbours at that size must not push each other apart against the
+/// gas (a self-colliding balloon at pressure 0.8 gained half again its
+/// kinetic energy every second, to 14 J in 20 s). Over 1: as built.
 pub fn rest_scale(pressure: f32) -> f32 {
     pressure.min(1.0).cbrt()
 }

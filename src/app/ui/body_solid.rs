@@ -32,7 +32,8 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Option<Edit> {
             .add(slider(&mut p, limits::PRESSURE.range()).text("pressure"))
             .on_hover_text(
                 "target volume over the volume as built: 1 keeps it, 1.5 inflates it \
-                 to 1.5× (as far as its skin stretches)",
+                 to 1.5× (as far as its skin stretches), 0.5 lets half the air out \
+                 (the skin shrinks with it, as rubber does)",
             )
             .changed()
         {

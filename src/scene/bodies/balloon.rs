@@ -165,15 +165,6 @@ impl Kind for BalloonDef {
         self.self_collision
     }
 
-    /// The sphere as built, at the size its gas holds it to
-    /// ([`rest_scale`]): what self-collision spares.
-    fn rest_shape(&self, world: &World, body: usize) -> Vec<Vec3> {
-        let centre = Vec3::from(self.center);
-        let scale = rest_scale(self.pressure);
-        let pos = &world.particles.pos()[world.bodies()[body].range()];
-        pos.iter().map(|&p| centre + (p - centre) * scale).collect()
-    }
-
     /// Compliances and the gas's pressure.
     fn capture_compliances(&mut self, world: &World, body: usize) {
         let c = &world.constraints;

@@ -402,6 +402,21 @@ impl DistanceConstraints {
         self.edit_compliances(body, kind, |c| *c *= factor);
     }
 
+    /// Multiplies the rest length of every constraint of `body` and `kind`
+    /// by `factor` (> 0; a tension-only link stays one): a balloon's skin
+    /// follows its gas under pressure 1 (`World::set_pressure`).
+    pub(crate) fn scale_rest(&mut self, body: usize, kind: LinkKind, factor: f32) {
+        debug_assert!(factor > 0.0 && factor.is_finite());
+        let tag = Tag::new(body, kind);
+        for batch in &mut self.batches {
+            for (rest, t) in batch.rest.iter_mut().zip(&batch.tag) {
+                if *t == tag {
+                    *rest *= factor;
+                }
+            }
+        }
+    }
+
     /// Applies `edit` to the compliance of every constraint of `body` and
     /// `kind`; the cached denominators are refilled at the next step.
     fn edit_compliances(&mut self, body: usize, kind: LinkKind, mut edit: impl FnMut(&mut f32)) {
