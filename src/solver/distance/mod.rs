@@ -3,7 +3,9 @@
 //! A *colour* (batch) holds constraints that share no particle, so the
 //! constraints of one colour can be projected in any order — or in
 //! parallel — with the same result. Colours are assigned greedily when a
-//! constraint is added: the lowest colour free at both of its particles.
+//! constraint is added: the lowest colour free at both of its particles,
+//! except for a join between bodies, which takes the colour after the
+//! last one either particle has (see [`DistanceConstraints::add`]).
 //! Particles with more than [`MAX_COLOURS`] constraints spill into one
 //! extra batch that is always solved sequentially, so any graph works.
 
@@ -217,8 +219,9 @@ impl DistanceConstraints {
     }
 
     /// Adds a constraint between particles `a` and `b` in the lowest free
-    /// colour (from outside the crate: [`crate::solver::World::add_link`],
-    /// which checks the indices against the world's particles).
+    /// colour, or a join after its ends' last colour (from outside the
+    /// crate: [`crate::solver::World::add_link`], which checks the indices
+    /// against the world's particles).
     pub(crate) fn add(
         &mut self,
         a: usize,
@@ -264,7 +267,18 @@ impl DistanceConstraints {
             self.colour_mask.resize(need, 0);
         }
         let used = self.colour_mask[a] | self.colour_mask[b];
-        let colour = ((!used).trailing_zeros() as usize).min(OVERFLOW);
+        let colour = if tag.kind == LinkKind::Join {
+            // After every colour its ends have (their bodies' links and
+            // hinges), so nothing of either body moves them once it is
+            // solved: a rigid join pulled on afterwards by a light end's
+            // own constraints stretched as if its compliance were that
+            // end's w·h² (`balloon_on_string`'s, 5-11 % under the
+            // balloon's weight, its hinges moving its top vertex last).
+            (u64::BITS - used.leading_zeros()) as usize
+        } else {
+            (!used).trailing_zeros() as usize
+        }
+        .min(OVERFLOW);
         if colour < OVERFLOW {
             self.colour_mask[a] |= 1 << colour;
             self.colour_mask[b] |= 1 << colour;
