@@ -47,6 +47,23 @@ fn a_free_inflated_balloon_does_not_spin_itself_up_at_any_pressure() {
     }
 }
 
+/// `small_balloon` at `pressure` dropped on rough ground: its kinetic
+/// energy (J) after 20 s and how far its centre moved in the last 10 (m).
+fn on_rough_ground(pressure: f32) -> (f64, f32) {
+    let mut w = small_balloon(pressure, true);
+    for _ in 0..600 {
+        w.step();
+    }
+    let halfway = centre(&w, 0);
+    for _ in 0..600 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    let (kinetic, moved) = (w.kinetic_energy(), centre(&w, 0).distance(halfway));
+    println!("pressure {pressure}: {kinetic} J, moved {moved} m in the last 10 s");
+    (kinetic, moved)
+}
+
 #[test]
 fn an_inflated_balloon_on_rough_ground_keeps_under_5_mj_and_rolls_under_a_metre_in_10_s() {
     // Before, friction turned the skin's spin into rolling: 0.12 J and
@@ -56,17 +73,7 @@ fn an_inflated_balloon_on_rough_ground_keeps_under_5_mj_and_rolls_under_a_metre_
     // solve, against the gas's: 0.02–1.5 mJ and 0.006–0.76 m here, none of
     // it on frictionless ground. Bounds: about twice the worst.
     for pressure in [1.0, 1.2, 1.5, 3.0, 10.0] {
-        let mut w = small_balloon(pressure, true);
-        for _ in 0..600 {
-            w.step();
-        }
-        let halfway = centre(&w, 0);
-        for _ in 0..600 {
-            w.step();
-        }
-        assert_sane(&w, 10.0);
-        let (kinetic, moved) = (w.kinetic_energy(), centre(&w, 0).distance(halfway));
-        println!("pressure {pressure}: {kinetic} J, moved {moved} m in the last 10 s");
+        let (kinetic, moved) = on_rough_ground(pressure);
         assert!(kinetic < 0.005, "pressure {pressure}: {kinetic} J");
         assert!(moved < 1.0, "pressure {pressure}: rolled {moved} m");
     }
@@ -202,17 +209,7 @@ fn a_deflated_balloon_on_rough_ground_keeps_under_5_mj() {
     // measured 0.05 / 0.15 / 3.1 mJ and 0.03 / 0.42 / 1.02 m at pressure
     // 0.1 / 0.3 / 0.5. Bounds: 5 mJ, 2 m.
     for pressure in [0.1, 0.3, 0.5] {
-        let mut w = small_balloon(pressure, true);
-        for _ in 0..600 {
-            w.step();
-        }
-        let halfway = centre(&w, 0);
-        for _ in 0..600 {
-            w.step();
-        }
-        assert_sane(&w, 10.0);
-        let (kinetic, moved) = (w.kinetic_energy(), centre(&w, 0).distance(halfway));
-        println!("pressure {pressure}: {kinetic} J, moved {moved} m in the last 10 s");
+        let (kinetic, moved) = on_rough_ground(pressure);
         assert!(kinetic < 0.005, "pressure {pressure}: {kinetic} J");
         assert!(moved < 2.0, "pressure {pressure}: rolled {moved} m");
     }
