@@ -197,9 +197,8 @@ impl World {
         if scale < 1.0 {
             let range = b.range();
             let pos = &mut self.particles.pos[range.clone()];
-            let centre = pos.iter().copied().sum::<Vec3>() / pos.len().max(1) as f32;
-            for (x, prev) in pos.iter_mut().zip(&mut self.particles.prev[range]) {
-                *x = centre + (*x - centre) * scale;
+            super::volume::scale_about_mean(pos, scale);
+            for (x, prev) in pos.iter().zip(&mut self.particles.prev[range]) {
                 *prev = x.extend(prev.w);
             }
             self.constraints.scale_rest(body, LinkKind::Stretch, scale);

@@ -147,11 +147,7 @@ impl ParticleContacts {
         let Some(Some(shape)) = self.shapes.get_mut(body) else {
             return;
         };
-        let n = shape.rest.len().max(1) as f32;
-        let centre = shape.rest.iter().copied().sum::<Vec3>() / n;
-        for r in &mut shape.rest {
-            *r = centre + (*r - centre) * by;
-        }
+        super::volume::scale_about_mean(&mut shape.rest, by);
         if shape.enabled || self.between_bodies {
             self.rebuild(radius);
         }

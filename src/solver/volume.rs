@@ -59,6 +59,15 @@ pub fn rest_scale(pressure: f32) -> f32 {
     pressure.min(1.0).cbrt()
 }
 
+/// Scales `points` by `by` about their mean (a skin shrinking with its
+/// gas: its particles as built, its rest shape for contacts).
+pub(crate) fn scale_about_mean(points: &mut [Vec3], by: f32) {
+    let centre = points.iter().copied().sum::<Vec3>() / points.len().max(1) as f32;
+    for p in points {
+        *p = centre + (*p - centre) * by;
+    }
+}
+
 /// The volume enclosed by `triangles` (outward-wound, indices into `pos`), m³.
 pub fn enclosed_volume(pos: &[Vec3], triangles: &[[u32; 3]]) -> f64 {
     volume_by(triangles, |i| pos[i])
@@ -303,7 +312,7 @@ impl Enclosed {
         outside: impl Iterator<Item = (usize, DVec3)>,
         mut apply: impl FnMut(usize, Vec3),
     ) {
-        let body = self.first..self.first + self.grad.len();
+        let body = self.particles();
         if body.clone().any(|i| w(i) <= 0.0) {
             return;
         }
