@@ -93,7 +93,8 @@ pub(crate) struct Hit {
 }
 
 /// Whether a particle that moved `from` → `to` touches triangle `f` (see
-/// the module doc); `reach` = r + r_t, `wp` and `wt` the inverse masses.
+/// the module doc); `reach` = r + r_t, `wp` and `wt` the inverse masses
+/// (the corners' read only for a touch: most candidates miss).
 /// Only the deepest of a particle's hits gets its moves ([`moves`]).
 pub(crate) fn hit(
     from: Vec3,
@@ -101,7 +102,7 @@ pub(crate) fn hit(
     f: &Face,
     reach: f32,
     wp: f32,
-    wt: [f32; 3],
+    wt: impl FnOnce() -> [f32; 3],
 ) -> Option<Hit> {
     let (d0, d1) = ((from - f.was0).dot(f.n0), (to - f.now0).dot(f.n));
     let side = if d0 != 0.0 { d0.signum() } else { d1.signum() };
@@ -113,6 +114,7 @@ pub(crate) fn hit(
     if b.iter().any(|&x| x < -EDGE_SLACK) {
         return None;
     }
+    let wt = wt();
     let denom = wp + b[0] * b[0] * wt[0] + b[1] * b[1] * wt[1] + b[2] * b[2] * wt[2];
     if denom <= 0.0 || !denom.is_finite() {
         return None;
@@ -173,7 +175,7 @@ fn touch(
     wt: [f32; 3],
 ) -> Option<Touch> {
     let f = Face::of(was, now)?;
-    let h = hit(from, to, &f, reach, wp, wt)?;
+    let h = hit(from, to, &f, reach, wp, || wt)?;
     Some(moves(h, from, to, was, now, f.normal(), wp, wt))
 }
 

@@ -105,7 +105,7 @@ impl Sheets {
             }
             s.grid.each_in_cells(lo, hi, |t| {
                 let t = s.first + t;
-                let a = self.tri[t].map(|i| c.at[i as usize]);
+                let a = super::corners(self.tri[t], |i| c.at[i]);
                 let (tlo, thi) = (a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2]));
                 if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
                     return;
