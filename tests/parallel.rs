@@ -4,7 +4,7 @@
 mod common;
 
 use catenary::scene::bench_cloth;
-use catenary::solver::{LinkKind, Tag, World};
+use catenary::solver::{LinkKind, Tag, ThreadChoice, World};
 use common::*;
 
 fn run(mut w: World, threads: usize, frames: usize) -> World {
@@ -280,6 +280,36 @@ fn golden_hashes_of_four_scenes_hold_for_1_2_and_4_threads() {
         }
     }
     assert!(wrong.is_empty(), "hashes changed for {wrong:?}");
+}
+
+#[test]
+fn a_fixed_thread_count_runs_every_frame_and_survives_rechoosing_and_cloning() {
+    // The panel's threads control: a fixed count is what runs, frame after
+    // frame, whatever the timings say; an edit that re-chooses the threads
+    // (as a collisions-between-bodies edit does) and a clone (compare mode's
+    // twin) keep it; the bits are those of one thread.
+    let alone = position_hash(&run(scene_world("default.ron"), 1, 120));
+    let mut w = scene_world("default.ron");
+    w.choose_threads(ThreadChoice::Fixed(2));
+    w.use_suitable_threads();
+    let mut twin = w.clone();
+    for world in [&mut w, &mut twin] {
+        assert_eq!(world.thread_choice(), ThreadChoice::Fixed(2));
+        assert_eq!(world.threads(), 2);
+        for frame in 0..120 {
+            world.step();
+            if frame > 2 {
+                assert_eq!(world.team_size(), 2, "frame {frame}");
+            }
+        }
+        assert_eq!(position_hash(world), alone);
+    }
+    // Back to auto: the threads a fresh world of the scene is given.
+    w.choose_threads(ThreadChoice::Auto);
+    let mut fresh = scene_world("default.ron");
+    fresh.use_suitable_threads();
+    assert_eq!(w.thread_choice(), ThreadChoice::Auto);
+    assert_eq!(w.threads(), fresh.threads());
 }
 
 /// Two 48 × 48 sheets, one dropped onto the other lying on the ground,

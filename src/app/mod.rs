@@ -22,7 +22,7 @@ use macroquad::prelude::*;
 use crate::clock::Stopwatch;
 
 use crate::scene::{self, Scene};
-use crate::solver::{Settings, World};
+use crate::solver::{Settings, ThreadChoice, World};
 use render::camera::OrbitCamera;
 use render::{Display, Highlight, Renderer, antialias, scenery};
 use shell::interact::Mouse;
@@ -182,7 +182,7 @@ impl App {
             right_view: None,
             right_lane_active: false,
             marked: None,
-            world: solver_world(&builtin),
+            world: solver_world(&builtin, ThreadChoice::Auto),
             camera: OrbitCamera::from(&builtin.camera),
             scene: builtin,
             display: Display::default(),
@@ -335,15 +335,16 @@ impl App {
     }
 }
 
-/// The world of `scene`, solved on as many cores as its size makes worth it.
-fn solver_world(scene: &Scene) -> World {
-    solver_world_from(scene.build())
+/// The world of `scene`, solved on the threads `threads` chooses.
+fn solver_world(scene: &Scene, threads: ThreadChoice) -> World {
+    solver_world_from(scene.build(), threads)
 }
 
-/// `world` solved on as many cores as its size makes worth it, with a
-/// hand as strong as its masses call for.
-fn solver_world_from(mut world: World) -> World {
-    world.use_suitable_threads();
+/// `world` solved on the threads `threads` chooses (by default as many
+/// cores as its size makes worth it), with a hand as strong as its
+/// masses call for.
+fn solver_world_from(mut world: World, threads: ThreadChoice) -> World {
+    world.choose_threads(threads);
     world.set_hand(crate::solver::Hand::suited_to(&world));
     world
 }

@@ -90,6 +90,21 @@ pub fn available_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// How many threads solve a world's frames; results are bit-identical
+/// for any choice, so it changes only speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThreadChoice {
+    /// As many as the world's size makes worth it, each frame run on the
+    /// team size (the pool, the cores, or one) measured fastest lately
+    /// (the default; see [`World::use_suitable_threads`]).
+    #[default]
+    Auto,
+    /// Exactly this many on every frame (1 = sequential; always 1 in the
+    /// browser): the user's choice where the measurements mislead, such
+    /// as beside busy programs.
+    Fixed(usize),
+}
+
 /// Constraints per solver thread below which another thread costs more in
 /// barriers than it saves (measured: a 32×32 cloth, 5,826 constraints, is
 /// as fast on 2 threads as on 1; 64×64, 23,938, is 1.6× faster).
@@ -383,6 +398,8 @@ pub struct World {
     hand: Hand,
     /// Solver threads beyond the caller; none = sequential.
     pool: Threads,
+    /// How `pool` is chosen by [`World::use_suitable_threads`].
+    thread_choice: ThreadChoice,
     /// True: the links go through the scalar kernel, not the SIMD lanes
     /// (see [`World::set_simd`]).
     scalar: bool,
@@ -421,7 +438,11 @@ struct Threads(Option<exec::Pool>);
 
 impl Clone for Threads {
     fn clone(&self) -> Self {
-        Self(self.0.as_ref().map(|p| exec::Pool::new(p.size())))
+        Self(
+            self.0
+                .as_ref()
+                .map(|p| exec::Pool::new(p.size(), p.is_fixed())),
+        )
     }
 }
 
@@ -686,14 +707,48 @@ impl World {
 
     /// Sets the number of solver threads (1 = sequential). Results do not
     /// depend on it: they are bit-identical for any count.
+    /// Each frame then runs on these, on as many as the machine has cores,
+    /// or on one, whichever was fastest lately.
     pub fn set_threads(&mut self, threads: usize) {
-        self.pool = Threads((threads > 1).then(|| exec::Pool::new(threads)));
+        self.pool = Threads((threads > 1).then(|| exec::Pool::new(threads, false)));
     }
 
-    /// As many threads as the machine has, but no more than the world's
-    /// size, its contacts counted, makes worth it (results are the same for
-    /// any count).
+    /// Sets how the world's threads are chosen, and chooses them now
+    /// ([`World::use_suitable_threads`] keeps to it after).
+    pub fn choose_threads(&mut self, choice: ThreadChoice) {
+        self.thread_choice = choice;
+        self.use_suitable_threads();
+    }
+
+    /// How the world's threads are chosen.
+    pub fn thread_choice(&self) -> ThreadChoice {
+        self.thread_choice
+    }
+
+    /// How many threads ran the last frame (the pool's size before the
+    /// first).
+    pub fn team_size(&self) -> usize {
+        (self.pool.0.as_ref()).map_or(1, |p| match p.last_team() {
+            0 => p.size(),
+            n => n,
+        })
+    }
+
+    /// The threads of [`World::thread_choice`]: exactly those of a
+    /// [`ThreadChoice::Fixed`]; for [`ThreadChoice::Auto`] as many as the
+    /// machine has, but no more than the world's size, its contacts
+    /// counted, makes worth it (results are the same for any count).
     pub fn use_suitable_threads(&mut self) {
+        if let ThreadChoice::Fixed(n) = self.thread_choice {
+            // The browser's build has no threads to start.
+            let n = if cfg!(target_family = "wasm") {
+                1
+            } else {
+                n.max(1)
+            };
+            self.pool = Threads((n > 1).then(|| exec::Pool::new(n, true)));
+            return;
+        }
         let contacts = self.contacts.len() + self.sheets.probe.len();
         let rod_segments = self.rods.constraint_count().div_ceil(2);
         let work =

@@ -36,6 +36,12 @@ impl App {
                 self.world.set_hand(hand);
                 self.hand_chosen = true;
             }
+            Ask::Threads(choice) => {
+                self.world.choose_threads(choice);
+                if let Some(twin) = self.twin.as_mut() {
+                    twin.choose_threads(choice);
+                }
+            }
             Ask::Fixed(r, on) => self.set_fixed(r, on),
             Ask::Display(display) => {
                 if display.strain_scale != self.display.strain_scale {

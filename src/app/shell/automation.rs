@@ -8,6 +8,7 @@ use macroquad::prelude::*;
 
 use crate::app::{App, Options};
 use crate::scene;
+use crate::solver::ThreadChoice;
 
 /// What the command line asked the window to do on its own: screenshots,
 /// the state dump, closing after a while.
@@ -101,6 +102,13 @@ impl App {
         let _ = writeln!(s, "held {:?}", self.world.grabbed());
         let _ = writeln!(s, "hand_force {:?}", self.world.hand_force());
         let _ = writeln!(s, "hand_max {}", self.world.hand().max_force);
+        // `threads CHOICE TEAM`: auto or the fixed count, and how many
+        // threads ran the last frame.
+        let choice = match self.world.thread_choice() {
+            ThreadChoice::Auto => "auto".to_string(),
+            ThreadChoice::Fixed(n) => n.to_string(),
+        };
+        let _ = writeln!(s, "threads {choice} {}", self.world.team_size());
         let settings = &self.world.settings;
         let _ = writeln!(
             s,

@@ -27,13 +27,13 @@ impl App {
             return;
         }
         let settings = self.world.settings;
-        let hand = self.world.hand();
+        let (hand, threads) = (self.world.hand(), self.world.thread_choice());
         let [left, right] = compare::lanes(&self.scene);
-        self.world = crate::app::solver_world_from(left);
+        self.world = crate::app::solver_world_from(left, threads);
         self.world.settings = settings;
         self.world.settings.method = Method::Pbd;
         self.world.set_hand(hand);
-        let mut twin = crate::app::solver_world_from(right);
+        let mut twin = crate::app::solver_world_from(right, threads);
         twin.settings = settings;
         twin.settings.method = Method::Xpbd;
         self.twin = Some(twin);
@@ -45,7 +45,8 @@ impl App {
     /// keeping its own solver settings.
     pub(in crate::app) fn rebuild_twin(&mut self) {
         if let Some(old) = self.twin.take() {
-            let mut twin = crate::app::solver_world_from(self.scene.build());
+            let threads = self.world.thread_choice();
+            let mut twin = crate::app::solver_world_from(self.scene.build(), threads);
             twin.settings = old.settings;
             twin.set_hand(self.world.hand());
             self.twin = Some(twin);

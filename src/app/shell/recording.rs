@@ -102,7 +102,8 @@ impl App {
                 self.errors.clear(); // a banner about another file no longer applies
                 self.mouse.cancel(&mut self.world);
                 self.scene = recording.scene.clone();
-                self.world = crate::app::solver_world_from(self.scene.build());
+                let threads = self.world.thread_choice();
+                self.world = crate::app::solver_world_from(self.scene.build(), threads);
                 // The recording's frame-0 events set the hand and settings.
                 self.world.set_hand(Default::default());
                 self.rebuild_twin();

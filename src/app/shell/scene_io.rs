@@ -58,7 +58,7 @@ impl App {
         match loaded {
             Ok(scene) => {
                 self.mouse.cancel(&mut self.world);
-                let mut world = solver_world(&scene);
+                let mut world = solver_world(&scene, self.world.thread_choice());
                 if keep_edits {
                     let file_before = Settings::from(&self.scene.solver);
                     world.settings =
@@ -149,7 +149,7 @@ impl App {
         self.mouse.cancel(&mut self.world);
         self.camera = OrbitCamera::from(&self.scene.camera);
         let (settings, hand) = (self.world.settings, self.world.hand());
-        self.world = solver_world(&self.scene);
+        self.world = solver_world(&self.scene, self.world.thread_choice());
         self.world.settings = settings;
         self.world.set_hand(hand);
         self.layout.scale_pending = true;

@@ -36,7 +36,7 @@ use macroquad::prelude::Rect;
 use crate::app::App;
 use crate::app::render::Display;
 use crate::edit::Edit;
-use crate::solver::{Hand, Settings};
+use crate::solver::{Hand, Settings, ThreadChoice};
 
 /// What a section asks the app to do.
 #[derive(Clone, Debug)]
@@ -51,6 +51,8 @@ pub enum Ask {
     TimeScale(f32),
     /// The hand's strength, chosen by the user (a reload keeps it).
     Hand(Hand),
+    /// How many threads solve both lanes (a reload keeps it).
+    Threads(ThreadChoice),
     /// Rigid body `.0` fixed or freed in both lanes.
     Fixed(usize, bool),
     /// What is drawn and how.

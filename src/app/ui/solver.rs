@@ -1,7 +1,7 @@
 //! The solver section: method, substeps × iterations (guarded against a
 //! choice that would leave the window crawling), dt, damping, air, gravity,
-//! PBD's stiffness, time scale, the hand's strength, and collisions between
-//! bodies.
+//! PBD's stiffness, time scale, the hand's strength, the solver threads,
+//! and collisions between bodies.
 
 use egui_macroquad::egui::{self, RichText};
 
@@ -10,7 +10,7 @@ use super::Section;
 use super::widgets::slider;
 use crate::app::App;
 use crate::edit::Edit;
-use crate::solver::{Method, limits};
+use crate::solver::{Method, ThreadChoice, available_threads, limits};
 
 /// Seconds of solver time per frame above which a substeps × iterations
 /// choice waits for a confirmation: under 10 frames a second the window
@@ -170,6 +170,7 @@ impl SolverSection {
             asks.push(Ask::TimeScale(time_scale));
         }
         hand_row(ui, app, asks);
+        threads_row(ui, app, asks);
         let mut between = app.world.body_collisions();
         if ui
             .checkbox(&mut between, "collisions between bodies")
@@ -187,6 +188,38 @@ impl SolverSection {
 impl Section for SolverSection {
     fn ui(&mut self, ui: &mut egui::Ui, app: &App, asks: &mut Vec<Ask>) {
         self.settings_rows(ui, app, asks);
+    }
+}
+
+/// How many threads solve the steps: auto, or a count the user fixes
+/// (beside busy programs the measurements can mislead); the label says
+/// how many ran the last frame.
+fn threads_row(ui: &mut egui::Ui, app: &App, asks: &mut Vec<Ask>) {
+    let now = app.world.thread_choice();
+    let name = |c: ThreadChoice| match c {
+        ThreadChoice::Auto => "auto".to_string(),
+        ThreadChoice::Fixed(n) => n.to_string(),
+    };
+    let mut chosen = now;
+    ui.horizontal(|ui| {
+        egui::ComboBox::from_label("threads")
+            .selected_text(name(now))
+            .show_ui(ui, |ui| {
+                let fixed = (1..=available_threads()).map(ThreadChoice::Fixed);
+                for c in std::iter::once(ThreadChoice::Auto).chain(fixed) {
+                    ui.selectable_value(&mut chosen, c, name(c));
+                }
+            })
+            .response
+            .on_hover_text(
+                "solver threads; results are the same for any count. auto runs each frame \
+                 on the count measured fastest lately; pick 1 when other programs keep \
+                 the cores busy and the window stutters",
+            );
+        ui.label(format!("{} running", app.world.team_size()));
+    });
+    if chosen != now {
+        asks.push(Ask::Threads(chosen));
     }
 }
 

@@ -64,9 +64,13 @@ pub(super) struct Chooser {
 }
 
 impl Chooser {
-    /// For a pool of `threads` threads.
-    pub(super) fn new(threads: usize) -> Self {
+    /// For a pool of `threads` threads: chooses among the pool, the
+    /// cores and one thread, or (`fixed`) always the pool.
+    pub(super) fn new(threads: usize, fixed: bool) -> Self {
         let mut sizes = vec![threads, threads.min(crate::solver::available_threads()), 1];
+        if fixed {
+            sizes.truncate(1);
+        }
         sizes.dedup();
         let sizes = (sizes.into_iter())
             .map(|size| Measured {
@@ -83,6 +87,21 @@ impl Chooser {
                 sizes,
             }),
         }
+    }
+
+    /// Whether it always picks the whole pool.
+    pub(super) fn is_fixed(&self) -> bool {
+        self.state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .sizes
+            .len()
+            == 1
+    }
+
+    /// The team size of the last frame recorded (0 before the first).
+    pub(super) fn last(&self) -> usize {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).last
     }
 
     /// The team size for the next frame.
@@ -146,7 +165,7 @@ mod tests {
     /// ones: deterministic, unlike a run beside busy programs.
     #[test]
     fn frames_run_on_the_team_size_that_was_fastest_and_follow_a_change() {
-        let chooser = Chooser::new(2);
+        let chooser = Chooser::new(2, false);
         let ms = std::time::Duration::from_micros;
         let run = |frames: usize, two: u64, one: u64| {
             let mut on_two = 0;
@@ -168,5 +187,18 @@ mod tests {
             on_two >= 320 - 320 / 10,
             "{on_two} of 320 frames on two threads"
         );
+    }
+
+    #[test]
+    fn a_fixed_team_runs_every_frame_on_its_size_however_slow() {
+        // The panel's "threads 2": the user's choice, not the measurements'.
+        let chooser = Chooser::new(2, true);
+        assert!(chooser.is_fixed());
+        for _ in 0..3 * TRIAL_EVERY {
+            let size = chooser.pick();
+            assert_eq!(size, 2);
+            chooser.took(size, Duration::from_millis(50));
+        }
+        assert_eq!(chooser.last(), 2);
     }
 }

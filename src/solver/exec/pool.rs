@@ -184,8 +184,10 @@ impl std::fmt::Debug for Pool {
 
 impl Pool {
     /// A pool of `threads` threads in all: the caller plus `threads − 1`
-    /// workers; they spin only when the machine has that many cores.
-    pub fn new(threads: usize) -> Self {
+    /// workers; they spin only when the machine has that many cores. Each
+    /// frame runs on the team size [`Chooser`] measured fastest lately, or
+    /// (`fixed`) always on the whole pool.
+    pub fn new(threads: usize, fixed: bool) -> Self {
         let threads = threads.max(1);
         let shared = Arc::new(Shared {
             active: AtomicUsize::new(threads),
@@ -212,7 +214,7 @@ impl Pool {
             })
             .collect();
         Self {
-            chooser: Chooser::new(threads),
+            chooser: Chooser::new(threads, fixed),
             shared,
             workers,
             running: Mutex::new(()),
@@ -222,6 +224,16 @@ impl Pool {
     /// Threads in the team, the caller included.
     pub fn size(&self) -> usize {
         self.workers.len() + 1
+    }
+
+    /// Whether every frame runs on the whole pool (see [`Pool::new`]).
+    pub fn is_fixed(&self) -> bool {
+        self.chooser.is_fixed()
+    }
+
+    /// How many threads ran the last frame (0 before the first).
+    pub fn last_team(&self) -> usize {
+        self.chooser.last()
     }
 
     /// Whether `other` is this pool or a handle to its threads.
@@ -349,7 +361,7 @@ mod tests {
     #[test]
     fn every_thread_runs_the_job_and_the_barrier_orders_phases() {
         for threads in [1, 2, 4] {
-            let pool = Pool::new(threads);
+            let pool = Pool::new(threads, false);
             let counter = AtomicU64::new(0);
             let seen_after_sync = AtomicU64::new(0);
             for _ in 0..100 {
@@ -368,7 +380,7 @@ mod tests {
     #[test]
     fn a_panic_on_any_thread_reaches_the_caller_and_the_pool_still_works() {
         for threads in [2, 4] {
-            let pool = Pool::new(threads);
+            let pool = Pool::new(threads, false);
             for culprit in [0, threads - 1] {
                 let result = catch_unwind(AssertUnwindSafe(|| {
                     pool.run(&|team: &Team| {
