@@ -111,6 +111,28 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
 }
 
 #[test]
+fn links_in_simd_lanes_give_the_bits_of_links_projected_one_by_one() {
+    // The cloth bench's sheet: sixteen links of a colour share an AVX-512
+    // register where the CPU has one, eight an AVX one, four an SSE one;
+    // the thread split moves which lanes each link gets, and the last few
+    // of a share go alone, so every width must give the scalar bits.
+    let w = bench_cloth(40, 20).unwrap().build();
+    let lanes = run(w.clone(), 1, 60);
+    let mut alone = w.clone();
+    alone.set_simd(false);
+    let alone = run(alone, 1, 60);
+    let split = run(w, 2, 60);
+    for (name, other) in [("one by one", &alone), ("two threads", &split)] {
+        assert!(
+            lanes.particles.pos() == other.particles.pos(),
+            "lanes and {name} differ"
+        );
+        assert!(lanes.particles.vel() == other.particles.vel(), "{name}");
+    }
+    assert_sane(&lanes, 10.0);
+}
+
+#[test]
 fn hinges_in_simd_lanes_give_the_bits_of_hinges_projected_one_by_one() {
     // Balloons and dihedral cloth: eight hinges of a colour share an AVX
     // register where the CPU has one; the thread split moves which hinges

@@ -70,7 +70,7 @@ pub(crate) unsafe fn project_lanes<L: Lanes, const FIRST: bool, const SLACK: boo
     // SAFETY: the caller guarantees the pointers and indices are valid (see the `# Safety` section).
     unsafe {
         let c = batch.columns();
-        let (mut ia, mut ib) = ([0usize; 8], [0usize; 8]);
+        let (mut ia, mut ib) = ([0usize; 16], [0usize; 16]);
         for j in 0..L::N {
             ia[j] = *c.a.add(i + j) as usize;
             ib[j] = *c.b.add(i + j) as usize;

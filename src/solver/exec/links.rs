@@ -173,9 +173,13 @@ impl RawBatch {
             range
         } else {
             let mut i = range.start;
+            if std::is_x86_feature_detected!("avx512f") {
+                // SAFETY: `range`'s lanes share no particle, and the CPU has AVX-512.
+                i = unsafe { super::simd512::project16::<FIRST, SLACK>(self, range.clone(), p, k) };
+            }
             if std::is_x86_feature_detected!("avx") {
                 // SAFETY: `range`'s lanes share no particle, and the CPU has AVX.
-                i = unsafe { super::simd::project8::<FIRST, SLACK>(self, range.clone(), p, k) };
+                i = unsafe { super::simd::project8::<FIRST, SLACK>(self, i..range.end, p, k) };
             }
             while i + 4 <= range.end {
                 // SAFETY: lanes i..i+4 are in `range` and share no particle.

@@ -60,9 +60,12 @@ mod rigid;
 mod rods;
 mod shared;
 #[cfg(target_arch = "x86_64")]
+#[macro_use]
 mod simd;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
+#[cfg(target_arch = "x86_64")]
+mod simd512;
 mod step;
 mod tethers;
 

@@ -1,6 +1,7 @@
 //! The lanes on x86-64: distance links 8 at a time with AVX (detected at
 //! run time) and 4 with SSE (every x86-64 has it), hinges 8 at a time
-//! with AVX. The kernels are [`super::lanes`]'.
+//! with AVX (16 links with AVX-512: `super::simd512`). The kernels are
+//! [`super::lanes`]'.
 
 use std::arch::x86_64::*;
 use std::ops::Range;
@@ -30,7 +31,8 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn add(self, o: Self) -> Self {
-                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
+                // SAFETY: SSE is baseline on x86-64; an Avx or Avx512 value
+                // exists only on a CPU with those instructions.
                 unsafe { $t($add(self.0, o.0)) }
             }
         }
@@ -38,7 +40,8 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn sub(self, o: Self) -> Self {
-                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
+                // SAFETY: SSE is baseline on x86-64; an Avx or Avx512 value
+                // exists only on a CPU with those instructions.
                 unsafe { $t($sub(self.0, o.0)) }
             }
         }
@@ -46,7 +49,8 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn mul(self, o: Self) -> Self {
-                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
+                // SAFETY: SSE is baseline on x86-64; an Avx or Avx512 value
+                // exists only on a CPU with those instructions.
                 unsafe { $t($mul(self.0, o.0)) }
             }
         }
@@ -54,7 +58,8 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn div(self, o: Self) -> Self {
-                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
+                // SAFETY: SSE is baseline on x86-64; an Avx or Avx512 value
+                // exists only on a CPU with those instructions.
                 unsafe { $t($div(self.0, o.0)) }
             }
         }
@@ -62,7 +67,8 @@ macro_rules! lane_ops {
             type Output = Self;
             #[inline(always)]
             fn bitand(self, o: Self) -> Self {
-                // SAFETY: SSE is baseline on x86-64; an Avx value exists only on a CPU with AVX.
+                // SAFETY: SSE is baseline on x86-64; an Avx or Avx512 value
+                // exists only on a CPU with those instructions.
                 unsafe { $t($and(self.0, o.0)) }
             }
         }
