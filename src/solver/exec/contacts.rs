@@ -106,9 +106,11 @@ impl RawContacts {
     /// Called by every thread of the team, between barriers as written.
     pub unsafe fn find(self, p: RawParticles, team: &Team) {
         let len = self.particle.len();
-        // SAFETY: each thread writes only its share of the entries; thread 0
-        // alone builds the hash while the others wait at a barrier; the
-        // pushes only read positions gathered before the previous barrier.
+        // SAFETY: each thread writes only its share of the entries, then
+        // the pieces of them it took (`Team::chunks`: each piece goes to
+        // one thread); thread 0 alone builds the hash while the others
+        // wait at a barrier; the pushes only read positions gathered
+        // before the previous barrier.
         unsafe {
             for k in team.share(len) {
                 let i = self.particle.get(k) as usize;
@@ -122,15 +124,17 @@ impl RawContacts {
             team.sync();
             let all = self.all.get_ref(0);
             let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
-            for k in team.share(len) {
-                let list =
-                    (self.lists).of(k, &all.anchors, |out| all.gather(k, out, inv_mass, radius));
-                let push = match list {
-                    None => all.push_of(k, inv_mass, radius),
-                    Some(list) => all.push_among(k, list, inv_mass, radius),
-                };
-                self.correction.set(k, push);
-            }
+            team.chunks(len, CHUNK, |mine| {
+                for k in mine {
+                    let list = (self.lists)
+                        .of(k, &all.anchors, |out| all.gather(k, out, inv_mass, radius));
+                    let push = match list {
+                        None => all.push_of(k, inv_mass, radius),
+                        Some(list) => all.push_among(k, list, inv_mass, radius),
+                    };
+                    self.correction.set(k, push);
+                }
+            });
             team.sync();
         }
     }
@@ -151,6 +155,9 @@ impl RawContacts {
         }
     }
 }
+
+/// Probes or triangles a thread takes at a time ([`Team::chunks`]).
+const CHUNK: usize = 64;
 
 /// The particle–triangle contact data for one step; None when collisions
 /// between bodies are off or nothing can touch a sheet.
@@ -197,7 +204,8 @@ impl RawSheets {
     /// Called by every thread of the team, between barriers as written.
     pub unsafe fn find(self, p: RawParticles, team: &Team) {
         // SAFETY: positions are final for this phase (every thread is past
-        // the barrier below); each thread writes only its share of the
+        // the barrier below); each thread writes only the pieces it took
+        // (`Team::chunks`: each piece goes to one thread) of the
         // triangles' shapes, then of the probes (their results and
         // candidate slots); thread 0 alone builds the hash, marks the
         // wanted triangles and gathers while the others wait at a barrier.
@@ -209,9 +217,11 @@ impl RawSheets {
             team.sync();
             {
                 let all = self.all.get_ref(0);
-                for t in team.share(self.shapes.len()) {
-                    all.shape(t, self.shapes.at(t), (from, x), radius, all.wanted(t));
-                }
+                team.chunks(self.shapes.len(), CHUNK, |mine| {
+                    for t in mine {
+                        all.shape(t, self.shapes.at(t), (from, x), radius, all.wanted(t));
+                    }
+                });
             }
             team.sync();
             if team.index == 0 {
@@ -220,20 +230,23 @@ impl RawSheets {
             team.sync();
             let all = self.all.get_ref(0);
             let regather = all.cached.anchors.regather;
-            for k in team.share(self.push.len()) {
-                let list = (self.candidates).of(k, &all.cached.anchors, |out| all.gather(k, out));
-                let found = match list {
-                    None => all.deepest(k, from, x, inv_mass, radius),
-                    Some(list) => all.deepest_among(k, list, from, x, inv_mass, radius),
-                };
-                let (t, push, corners) = match found {
-                    Some((t, c)) => (t, c.push, c.corners),
-                    None => (NONE, Vec3::ZERO, [Vec3::ZERO; 3]),
-                };
-                self.hit.set(k, t);
-                self.push.set(k, push);
-                self.corner_push.set(k, corners);
-            }
+            team.chunks(self.push.len(), CHUNK, |mine| {
+                for k in mine {
+                    let list =
+                        (self.candidates).of(k, &all.cached.anchors, |out| all.gather(k, out));
+                    let found = match list {
+                        None => all.deepest(k, from, x, inv_mass, radius),
+                        Some(list) => all.deepest_among(k, list, from, x, inv_mass, radius),
+                    };
+                    let (t, push, corners) = match found {
+                        Some((t, c)) => (t, c.push, c.corners),
+                        None => (NONE, Vec3::ZERO, [Vec3::ZERO; 3]),
+                    };
+                    self.hit.set(k, t);
+                    self.push.set(k, push);
+                    self.corner_push.set(k, corners);
+                }
+            });
             team.sync();
             if team.index == 0 {
                 if regather {

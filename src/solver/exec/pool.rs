@@ -48,6 +48,9 @@ struct Shared {
     sleepers: AtomicUsize,
     arrived: AtomicUsize,
     round: AtomicUsize,
+    /// The next item of a [`Team::chunks`] loop: 0 at a job's start and
+    /// after every barrier.
+    next: AtomicUsize,
     /// Bumped to start a job.
     generation: AtomicUsize,
     /// Workers that finished the current job.
@@ -106,6 +109,9 @@ impl Shared {
         let round = self.round.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.active.load(Ordering::Relaxed) {
             self.arrived.store(0, Ordering::Relaxed);
+            // Every thread has left the last chunk loop; the round's store
+            // below publishes this to the waiters.
+            self.next.store(0, Ordering::Relaxed);
             self.round.store(round.wrapping_add(1), Ordering::SeqCst);
             self.notify();
         } else {
@@ -163,6 +169,28 @@ impl Team<'_> {
     pub fn share(&self, len: usize) -> std::ops::Range<usize> {
         len * self.index / self.size..len * (self.index + 1) / self.size
     }
+
+    /// Runs `f` on pieces of `0..len`, `chunk` items each, which the
+    /// threads take in turn as they finish the last: a thread that got the
+    /// lighter items, or that the OS ran longer, takes more (a static share
+    /// of a pile's contacts left one thread a third more work). Every
+    /// thread of the team makes the same call, at most one between two
+    /// barriers, and the results must not depend on which thread took a
+    /// piece.
+    pub fn chunks(&self, len: usize, chunk: usize, mut f: impl FnMut(std::ops::Range<usize>)) {
+        let Some(s) = self.shared else {
+            f(0..len);
+            return;
+        };
+        let chunk = chunk.max(1);
+        loop {
+            let start = s.next.fetch_add(chunk, Ordering::Relaxed);
+            if start >= len {
+                return;
+            }
+            f(start..(start + chunk).min(len));
+        }
+    }
 }
 
 type Job = dyn Fn(&Team) + Sync;
@@ -197,6 +225,7 @@ impl Pool {
             round: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
             finished: AtomicUsize::new(0),
+            next: AtomicUsize::new(0),
             quit: AtomicBool::new(false),
             poisoned: AtomicBool::new(false),
             panic: Mutex::new(None),
@@ -268,6 +297,8 @@ impl Pool {
         let _one_at_a_time = self.running.lock().unwrap_or_else(|e| e.into_inner());
         let s = &*self.shared;
         s.active.store(size, Ordering::Relaxed);
+        // No worker runs a job here: a loop left by a panic starts afresh.
+        s.next.store(0, Ordering::Relaxed);
         // SAFETY: workers see the job only after the new generation
         // (Release/Acquire) and use it only until they bump `finished`,
         // which this call waits for — also when a thread panics — so the
@@ -374,6 +405,40 @@ mod tests {
                 });
             }
             assert_eq!(seen_after_sync.load(Ordering::SeqCst), threads as u64);
+        }
+    }
+
+    #[test]
+    fn chunk_loops_give_every_item_to_one_thread_and_more_to_the_one_that_runs() {
+        // Three loops in a job, barriers between: each item once. Thread 1
+        // is slow on the first piece it takes, so thread 0 takes most of
+        // the rest of that loop.
+        for threads in [1, 2, 4] {
+            let pool = Pool::new(threads, false);
+            let taken: Vec<AtomicU64> = (0..3 * 1000).map(|_| AtomicU64::new(0)).collect();
+            let by = [AtomicU64::new(0), AtomicU64::new(0)];
+            pool.run(&|team: &Team| {
+                let mut first = true;
+                for round in 0..3 {
+                    team.chunks(1000, 10, |piece| {
+                        if team.index == 1 && std::mem::take(&mut first) {
+                            std::thread::sleep(std::time::Duration::from_millis(20));
+                        }
+                        if round == 0 && team.index < 2 {
+                            by[team.index].fetch_add(piece.len() as u64, Ordering::SeqCst);
+                        }
+                        for i in piece {
+                            taken[round * 1000 + i].fetch_add(1, Ordering::SeqCst);
+                        }
+                    });
+                    team.sync();
+                }
+            });
+            assert!(taken.iter().all(|t| t.load(Ordering::SeqCst) == 1));
+            if threads == 2 {
+                let (zero, one) = (by[0].load(Ordering::SeqCst), by[1].load(Ordering::SeqCst));
+                assert!(zero > 9 * one, "thread 0 took {zero}, the slow one {one}");
+            }
         }
     }
 
