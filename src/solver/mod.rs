@@ -105,6 +105,16 @@ pub enum ThreadChoice {
     Fixed(usize),
 }
 
+impl std::fmt::Display for ThreadChoice {
+    /// `auto` or the count, as the panel and `--dump-state` write it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ThreadChoice::Auto => f.write_str("auto"),
+            ThreadChoice::Fixed(n) => write!(f, "{n}"),
+        }
+    }
+}
+
 /// Constraints per solver thread below which another thread costs more in
 /// barriers than it saves (measured: a 32×32 cloth, 5,826 constraints, is
 /// as fast on 2 threads as on 1; 64×64, 23,938, is 1.6× faster).

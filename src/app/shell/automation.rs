@@ -8,7 +8,6 @@ use macroquad::prelude::*;
 
 use crate::app::{App, Options};
 use crate::scene;
-use crate::solver::ThreadChoice;
 
 /// What the command line asked the window to do on its own: screenshots,
 /// the state dump, closing after a while.
@@ -104,10 +103,7 @@ impl App {
         let _ = writeln!(s, "hand_max {}", self.world.hand().max_force);
         // `threads CHOICE TEAM`: auto or the fixed count, and how many
         // threads ran the last frame.
-        let choice = match self.world.thread_choice() {
-            ThreadChoice::Auto => "auto".to_string(),
-            ThreadChoice::Fixed(n) => n.to_string(),
-        };
+        let choice = self.world.thread_choice();
         let _ = writeln!(s, "threads {choice} {}", self.world.team_size());
         let settings = &self.world.settings;
         let _ = writeln!(

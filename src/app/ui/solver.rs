@@ -196,18 +196,14 @@ impl Section for SolverSection {
 /// how many ran the last frame.
 fn threads_row(ui: &mut egui::Ui, app: &App, asks: &mut Vec<Ask>) {
     let now = app.world.thread_choice();
-    let name = |c: ThreadChoice| match c {
-        ThreadChoice::Auto => "auto".to_string(),
-        ThreadChoice::Fixed(n) => n.to_string(),
-    };
     let mut chosen = now;
     ui.horizontal(|ui| {
         egui::ComboBox::from_label("threads")
-            .selected_text(name(now))
+            .selected_text(now.to_string())
             .show_ui(ui, |ui| {
                 let fixed = (1..=available_threads()).map(ThreadChoice::Fixed);
                 for c in std::iter::once(ThreadChoice::Auto).chain(fixed) {
-                    ui.selectable_value(&mut chosen, c, name(c));
+                    ui.selectable_value(&mut chosen, c, c.to_string());
                 }
             })
             .response
