@@ -234,6 +234,29 @@ impl Collider {
         }
     }
 
+    /// The outward normal and how far a particle of radius `r` that was at
+    /// `prev` when the substep began must leave the shape at `x` this
+    /// substep, or None when it need not.
+    #[inline]
+    fn overlap(&self, prev: Vec3, x: Vec3, r: f32, h: f32) -> Option<(Vec3, f32)> {
+        let (n, depth) = self.contact(x, prev, r)?;
+        // An overlap the particle already had at the substep's start (a
+        // body placed, pinned or driven inside a collider) leaves at most
+        // MAX_DEPENETRATION_SPEED: pushed out at once, a pinned sheet under
+        // `Ground(height: 1e5)` was thrown at 1e8 m/s.
+        let before = self.resting(prev, prev, r).map_or(0.0, |(_, d)| d);
+        let depth = depth - (before - MAX_DEPENETRATION_SPEED * h).max(0.0);
+        (depth > 0.0).then_some((n, depth))
+    }
+
+    /// The move along the normal alone that [`Self::resolve`] would make
+    /// of a particle at `x` (zero when it does not touch).
+    #[inline]
+    pub(crate) fn clearance(&self, prev: Vec3, x: Vec3, r: f32, h: f32) -> Vec3 {
+        self.overlap(prev, x, r, h)
+            .map_or(Vec3::ZERO, |(n, d)| n * d)
+    }
+
     /// Resolves one particle against this collider (see the module doc):
     /// `delta` is its displacement this substep from `prev`. In contact it
     /// returns the tangential displacement friction took out and the one
@@ -246,16 +269,7 @@ impl Collider {
         r: f32,
         h: f32,
     ) -> Option<(Vec3, Vec3)> {
-        let (n, depth) = self.contact(prev + *delta, prev, r)?;
-        // An overlap the particle already had at the substep's start (a
-        // body placed, pinned or driven inside a collider) leaves at most
-        // MAX_DEPENETRATION_SPEED: pushed out at once, a pinned sheet under
-        // `Ground(height: 1e5)` was thrown at 1e8 m/s.
-        let before = self.resting(prev, prev, r).map_or(0.0, |(_, d)| d);
-        let depth = depth - (before - MAX_DEPENETRATION_SPEED * h).max(0.0);
-        if depth <= 0.0 {
-            return None;
-        }
+        let (n, depth) = self.overlap(prev, prev + *delta, r, h)?;
         let moved = *delta + n * depth;
         let tangential = moved - n * n.dot(moved);
         let slide = tangential.length();

@@ -191,13 +191,19 @@ impl Enclosed {
     /// move made free of spin about the positions `x0(i)` the substep
     /// began from (see the module's notes); `apply(i, move)` adds a move to
     /// particle i. `first` resets λ.
+    ///
+    /// `clip(i, y)` is how far particle i at y must move to leave the
+    /// colliders it would be in: the gas does not press a skin into one.
+    /// Returns whether it clipped a move (another projection then gives
+    /// the rest of the skin the volume the colliders took).
     pub(crate) fn project(
         &mut self,
         (x, x0): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         w: impl Fn(usize) -> f32,
+        clip: impl Fn(usize, Vec3) -> Vec3,
         mut apply: impl FnMut(usize, Vec3),
         (alpha_t, k, h, first): (f32, f32, f32, bool),
-    ) {
+    ) -> bool {
         if first {
             self.frame = self.free_frame(&x0, &w);
             self.lambda = 0.0;
@@ -209,21 +215,23 @@ impl Enclosed {
         let alpha_t = alpha_t as f64;
         let denom = self.weighted_norm(&w) + alpha_t;
         if !(denom > 0.0 && denom.is_finite()) {
-            return;
+            return false;
         }
         let dl = (-(k as f64) * c - alpha_t * self.lambda) / denom;
         self.lambda += dl;
         let (centre, turn) = self.turn_of_move(&x0, &w, dl);
+        let mut clipped = false;
         for (i, g) in self.grad.iter().enumerate() {
             let wi = w(self.first + i);
             if wi > 0.0 {
                 let r = x0(self.first + i).as_dvec3() - centre;
-                apply(
-                    self.first + i,
-                    (*g * (wi as f64 * dl) - turn.cross(r)).as_vec3(),
-                );
+                let m = (*g * (wi as f64 * dl) - turn.cross(r)).as_vec3();
+                let out = clip(self.first + i, x(self.first + i) + m);
+                clipped |= out != Vec3::ZERO;
+                apply(self.first + i, m + out);
             }
         }
+        clipped
     }
 
     /// The centre of the free particles at `x0` and the rigid turn δω in
@@ -482,6 +490,7 @@ mod tests {
             gas.project(
                 (|i| x[i], |i| x0[i]),
                 |i| w[i],
+                |_, _| Vec3::ZERO,
                 |i, m| moves[i] += m,
                 (0.0, 1.0, 0.01, true),
             );
@@ -519,6 +528,7 @@ mod tests {
             gas.project(
                 (|i| snapshot[i], |i| snapshot[i]),
                 |_| 1.0,
+                |_, _| Vec3::ZERO,
                 |i, m| pos[i] += m,
                 (0.0, 1.0, 0.01, true),
             );
@@ -544,6 +554,7 @@ mod tests {
             gas.project(
                 (|i| pos[i], |i| pos[i]),
                 |i| w[i],
+                |_, _| Vec3::ZERO,
                 none,
                 (0.0, 0.0, 0.01, true),
             );

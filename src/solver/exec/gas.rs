@@ -8,13 +8,16 @@ use super::kinds::{Ctx, Pass};
 use super::links::RawBatch;
 use super::pool::Team;
 use super::shared::Shared;
+use crate::solver::collision::Collider;
 use crate::solver::particles::kinetic_drop;
 use crate::solver::particles::losses;
 use crate::solver::volume::Enclosed;
+use glam::Vec3;
 
-/// Every closed surface's gas, in order, and the links' colours (whose
-/// joins pull the skins from outside).
-pub(crate) struct Gas<'a>(pub Shared<Enclosed>, pub &'a [RawBatch]);
+/// Every closed surface's gas, in order, the links' colours (whose joins
+/// pull the skins from outside)
+/// and the colliders, which the gas does not press a skin into.
+pub(crate) struct Gas<'a>(pub Shared<Enclosed>, pub &'a [RawBatch], pub &'a [Collider]);
 
 impl Pass for Gas<'_> {
     fn active(&self) -> bool {
@@ -36,15 +39,34 @@ impl Pass for Gas<'_> {
                 } else {
                     0.0
                 };
-                gas.project(
-                    (
-                        |i| (p.prev.get(i) + p.delta.get(i)).truncate(),
-                        |i| p.prev.get(i).truncate(),
-                    ),
-                    |i| p.inv_mass.get(i),
-                    |i, m| *p.delta.at(i) += m.extend(0.0),
-                    (alpha_t, ctx.k, h, first),
-                );
+                // The gas's move stops at the colliders (their push comes
+                // after the solve: the gas pressed a balloon's underside
+                // into the ground every substep, the ground pushed it back,
+                // and the skin pumped and rolled the balloon away, issue
+                // 21); a second round pushes what the colliders took into
+                // the rest of the skin.
+                for round in 0..2 {
+                    let clipped = gas.project(
+                        (
+                            |i| (p.prev.get(i) + p.delta.get(i)).truncate(),
+                            |i| p.prev.get(i).truncate(),
+                        ),
+                        |i| p.inv_mass.get(i),
+                        |i, y| {
+                            let (x0, r) = (p.prev.get(i).truncate(), p.radius.get(i));
+                            let mut out = Vec3::ZERO;
+                            for c in self.2 {
+                                out += c.clearance(x0, y + out, r, h);
+                            }
+                            out
+                        },
+                        |i, m| *p.delta.at(i) += m.extend(0.0),
+                        (alpha_t, ctx.k, h, first && round == 0),
+                    );
+                    if !clipped {
+                        break;
+                    }
+                }
                 if first {
                     // The joins' λ of this pass, and so their pull: each
                     // join's (colour, index) was checked when found.

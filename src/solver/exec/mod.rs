@@ -155,7 +155,11 @@ pub(crate) fn step_frame(world: &mut World) {
             (c as usize) < batches && (i as usize) < world.raw_batches[c as usize].len
         }));
     }
-    let gas = gas::Gas(Shared::new(&mut world.volumes), &world.raw_batches);
+    let gas = gas::Gas(
+        Shared::new(&mut world.volumes),
+        &world.raw_batches,
+        &world.colliders,
+    );
     let tethers = (world.tethers).any().then(|| {
         let t = &mut world.tethers;
         (Shared::new(&mut t.anchor), Shared::new(&mut t.length))
