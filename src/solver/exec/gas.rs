@@ -11,13 +11,20 @@ use super::shared::Shared;
 use crate::solver::collision::Collider;
 use crate::solver::particles::kinetic_drop;
 use crate::solver::particles::losses;
+use crate::solver::rigid::Rigids;
+use crate::solver::rigid::contact::particle_share;
 use crate::solver::volume::Enclosed;
 use glam::Vec3;
 
 /// Every closed surface's gas, in order, the links' colours (whose joins
-/// pull the skins from outside)
-/// and the colliders, which the gas does not press a skin into.
-pub(crate) struct Gas<'a>(pub Shared<Enclosed>, pub &'a [RawBatch], pub &'a [Collider]);
+/// pull the skins from outside), and the colliders and rigid bodies,
+/// which the gas does not press a skin into.
+pub(crate) struct Gas<'a>(
+    pub Shared<Enclosed>,
+    pub &'a [RawBatch],
+    pub &'a [Collider],
+    pub Option<Shared<Rigids>>,
+);
 
 impl Pass for Gas<'_> {
     fn active(&self) -> bool {
@@ -31,7 +38,8 @@ impl Pass for Gas<'_> {
         let (p, h) = (ctx.p, ctx.h);
         for g in 0..self.0.len() {
             // SAFETY: this thread alone reads and writes particles and
-            // volumes until the barrier after the call.
+            // volumes, and reads the rigid world, until the barrier after
+            // the call.
             unsafe {
                 let gas = self.0.at(g);
                 let alpha_t = if ctx.xpbd {
@@ -39,12 +47,12 @@ impl Pass for Gas<'_> {
                 } else {
                     0.0
                 };
-                // The gas's move stops at the colliders (their push comes
-                // after the solve: the gas pressed a balloon's underside
-                // into the ground every substep, the ground pushed it back,
-                // and the skin pumped and rolled the balloon away, issue
-                // 21); a second round pushes what the colliders took into
-                // the rest of the skin.
+                // The gas's move stops at the colliders and rigid bodies
+                // (their push comes after the solve: the gas pressed a
+                // balloon's underside into the ground every substep, the
+                // ground pushed it back, and the skin pumped and rolled the
+                // balloon away, issue 21); a second round pushes what they
+                // took into the rest of the skin.
                 for round in 0..2 {
                     let clipped = gas.project(
                         (
@@ -57,6 +65,12 @@ impl Pass for Gas<'_> {
                             let mut out = Vec3::ZERO;
                             for c in self.2 {
                                 out += c.clearance(x0, y + out, r, h);
+                            }
+                            if let Some(rigids) = self.3 {
+                                // Read only, before the rigid pass.
+                                let bodies = &rigids.at(0).bodies;
+                                let w = p.inv_mass.get(i);
+                                out += particle_share(bodies, y + out, r, w);
                             }
                             out
                         },

@@ -155,10 +155,13 @@ pub(crate) fn step_frame(world: &mut World) {
             (c as usize) < batches && (i as usize) < world.raw_batches[c as usize].len
         }));
     }
+    let rigids =
+        (!world.rigids.is_empty()).then(|| Shared::new(std::slice::from_mut(&mut world.rigids)));
     let gas = gas::Gas(
         Shared::new(&mut world.volumes),
         &world.raw_batches,
         &world.colliders,
+        rigids,
     );
     let tethers = (world.tethers).any().then(|| {
         let t = &mut world.tethers;
@@ -168,8 +171,7 @@ pub(crate) fn step_frame(world: &mut World) {
     let tether_table = tethers.0;
     let rods = rods::RodPass(rods::RawRods::new(&mut world.rods, p.len()));
     let rigid = rigid::RigidPass {
-        rigids: (!world.rigids.is_empty())
-            .then(|| Shared::new(std::slice::from_mut(&mut world.rigids))),
+        rigids,
         colliders: &world.colliders,
         gravity: s.gravity,
         wind: s.wind,

@@ -12,7 +12,7 @@ use glam::{Quat, Vec3};
 use super::geometry::{Solid, Touch, ground, meet, solid};
 
 use super::Rigid;
-use super::end::{End, Ends, Particles, Tether};
+use super::end::{End, Ends, Particles, Tether, inv_mass};
 use crate::solver::collision::Collider;
 
 /// One contact of rigid body `a` this substep.
@@ -143,6 +143,37 @@ pub(crate) fn find<P: Particles>(
             }
         }
     }
+}
+
+/// The part of the move out of every rigid body that a particle of
+/// inverse mass `w` and radius `radius` at `x` takes when its contact is
+/// projected (its share w/(w + w_body) of each overlap, the body's
+/// inverse mass at the point of contact counting its turn), the bodies
+/// where they are now. A balloon's gas stops there (`exec/gas.rs`), as at
+/// a collider: against a body heavier than a skin particle nearly all of
+/// the overlap.
+pub(crate) fn particle_share(bodies: &[Rigid], x: Vec3, radius: f32, w: f32) -> Vec3 {
+    let mut touches = [(Vec3::ZERO, Vec3::ZERO, Vec3::ZERO); 16];
+    let mut out = Vec3::ZERO;
+    for r in bodies {
+        if x.distance(r.x) > r.shape.bound() + radius {
+            continue;
+        }
+        let n = meet(Solid::Round(x, x, radius), solid(r), &mut touches);
+        let deepest = (touches[..n].iter())
+            .map(|&(on_particle, on_body, normal)| {
+                ((on_body - on_particle).dot(normal), on_body, normal)
+            })
+            .filter(|t| t.0 > 0.0)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((depth, on_body, normal)) = deepest {
+            let body = inv_mass(r, normal, Some(on_body));
+            if w + body > 0.0 {
+                out += normal * depth * (w / (w + body));
+            }
+        }
+    }
+    out
 }
 
 fn contact(
