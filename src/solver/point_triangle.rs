@@ -92,6 +92,24 @@ pub(crate) struct Hit {
     denom: f32,
 }
 
+impl Hit {
+    /// The moves along the face's normal `n` alone (no friction) of the
+    /// particle, of inverse mass `wp`, and of the corners, of `wt`: the
+    /// contact's normal correction, shared as in [`moves`].
+    pub fn normal_moves(&self, n: Vec3, wp: f32, wt: [f32; 3]) -> Touch {
+        let dir = n * (self.side * self.depth / self.denom);
+        Touch {
+            push: dir * wp,
+            corners: [0, 1, 2].map(|k| -dir * (self.b[k] * wt[k])),
+        }
+    }
+
+    /// The particle's move out along `n` when the triangle cannot move.
+    pub fn full_push(&self, n: Vec3) -> Vec3 {
+        n * (self.side * self.depth)
+    }
+}
+
 /// Whether a particle that moved `from` → `to` touches triangle `f` (see
 /// the module doc); `reach` = r + r_t, `wp` and `wt` the inverse masses
 /// (the corners' read only for a touch: most candidates miss).

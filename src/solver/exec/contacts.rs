@@ -197,6 +197,11 @@ impl RawSheets {
         })
     }
 
+    /// The one table, read only by the passes of the solve (`Gas`).
+    pub fn table(&self) -> Shared<Sheets> {
+        self.all
+    }
+
     /// Hashes the triangles, finds each probe's deepest contact and adds
     /// up the corners' moves.
     ///

@@ -13,17 +13,19 @@ use crate::solver::particles::kinetic_drop;
 use crate::solver::particles::losses;
 use crate::solver::rigid::Rigids;
 use crate::solver::rigid::contact::particle_share;
+use crate::solver::sheets::Sheets;
 use crate::solver::volume::Enclosed;
 use glam::Vec3;
 
 /// Every closed surface's gas, in order, the links' colours (whose joins
-/// pull the skins from outside), and the colliders and rigid bodies,
-/// which the gas does not press a skin into.
+/// pull the skins from outside), and the colliders, rigid bodies and
+/// other bodies' sheets, which the gas does not press a skin into.
 pub(crate) struct Gas<'a>(
     pub Shared<Enclosed>,
     pub &'a [RawBatch],
     pub &'a [Collider],
     pub Option<Shared<Rigids>>,
+    pub Option<Shared<Sheets>>,
 );
 
 impl Pass for Gas<'_> {
@@ -38,8 +40,8 @@ impl Pass for Gas<'_> {
         let (p, h) = (ctx.p, ctx.h);
         for g in 0..self.0.len() {
             // SAFETY: this thread alone reads and writes particles and
-            // volumes, and reads the rigid world, until the barrier after
-            // the call.
+            // volumes, and reads the rigid world and the sheets' table,
+            // until the barrier after the call.
             unsafe {
                 let gas = self.0.at(g);
                 let alpha_t = if ctx.xpbd {
@@ -71,6 +73,27 @@ impl Pass for Gas<'_> {
                                 let bodies = &rigids.at(0).bodies;
                                 let w = p.inv_mass.get(i);
                                 out += particle_share(bodies, y + out, r, w);
+                            }
+                            if let Some(sheets) = self.4 {
+                                // The contact with another body's sheet is
+                                // projected here, its corners stopped at
+                                // the colliders as the skin is: the skin
+                                // takes what the sheet could not.
+                                let at = |j: usize| (p.prev.get(j) + p.delta.get(j)).truncate();
+                                out += sheets.at(0).gas_touch(
+                                    i,
+                                    (x0, y + out),
+                                    (|j| p.prev.get(j).truncate(), at),
+                                    (p.inv_mass.slice(), p.radius.slice()),
+                                    |c, m| {
+                                        let (c0, rc) = (p.prev.get(c).truncate(), p.radius.get(c));
+                                        let mut m = m;
+                                        for k in self.2 {
+                                            m += k.clearance(c0, at(c) + m, rc, h);
+                                        }
+                                        *p.delta.at(c) += m.extend(0.0);
+                                    },
+                                );
                             }
                             out
                         },

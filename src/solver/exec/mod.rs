@@ -157,11 +157,13 @@ pub(crate) fn step_frame(world: &mut World) {
     }
     let rigids =
         (!world.rigids.is_empty()).then(|| Shared::new(std::slice::from_mut(&mut world.rigids)));
+    let sheets = contacts::RawSheets::new(&mut world.sheets, p.len());
     let gas = gas::Gas(
         Shared::new(&mut world.volumes),
         &world.raw_batches,
         &world.colliders,
         rigids,
+        sheets.as_ref().map(contacts::RawSheets::table),
     );
     let tethers = (world.tethers).any().then(|| {
         let t = &mut world.tethers;
@@ -200,7 +202,7 @@ pub(crate) fn step_frame(world: &mut World) {
         passes: &passes,
         colliders: &world.colliders,
         contacts: contacts::RawContacts::new(&mut world.contacts, p.len()),
-        sheets: contacts::RawSheets::new(&mut world.sheets, p.len()),
+        sheets,
         drivers: &world.drivers,
         aero: air.then(|| {
             let a = &mut world.aero;

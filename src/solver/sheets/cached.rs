@@ -24,8 +24,9 @@
 
 use glam::Vec3;
 
-use super::{Hit, Sheets, Touch};
+use super::{Hit, NONE, Sheets, Touch, corners};
 use crate::solver::anchors::{Anchors, List, UNLISTED};
+use crate::solver::point_triangle::{Face, hit};
 
 /// Candidate slots per probe.
 pub(crate) const CAP: usize = 48;
@@ -165,5 +166,70 @@ impl Sheets {
             let at = (&prev, &x);
             (t, self.moves_at(t as usize, p, h, (from, to), at, inv_mass))
         })
+    }
+}
+
+impl Sheets {
+    /// Particle `i`'s contact with the sheets, projected along the normal
+    /// only (no friction), for a balloon's gas (`exec/gas.rs`): the
+    /// deepest touch among its candidates (the triangles where they are
+    /// now, `prev` and `x`) moves the corners by their share through
+    /// `push_corner`, which may stop them short (at a collider), and the
+    /// particle takes what is left of the depth then: its move. Zero for
+    /// a particle that is no probe, or whose list is not kept (it moves
+    /// fast: the contacts after the solve push it as before).
+    pub(crate) fn gas_touch(
+        &self,
+        i: usize,
+        (from, to): (Vec3, Vec3),
+        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
+        (inv_mass, radius): (&[f32], &[f32]),
+        mut push_corner: impl FnMut(usize, Vec3),
+    ) -> Vec3 {
+        let k = self.probe_of.get(i).copied().unwrap_or(NONE) as usize;
+        let Some(&listed) = self.cached.len.get(k).filter(|&&n| n != UNLISTED) else {
+            return Vec3::ZERO;
+        };
+        let (Some(&p0), Some(&p1)) = (self.partner_start.get(k), self.partner_start.get(k + 1))
+        else {
+            return Vec3::ZERO;
+        };
+        let partners = self
+            .partners
+            .get(p0 as usize..p1 as usize)
+            .unwrap_or_default();
+        let slots = (self.cached.slots)
+            .get(k * CAP..k * CAP + listed as usize)
+            .unwrap_or_default();
+        let wp = inv_mass[i];
+        let touch = |ids: [u32; 3]| {
+            let face = Face::of(corners(ids, &prev), corners(ids, &x))?;
+            let reach = radius[i] + corners(ids, |c| radius[c]).iter().sum::<f32>() / 3.0;
+            let h = hit(from, to, &face, reach, wp, || corners(ids, |c| inv_mass[c]))?;
+            Some((h, face.normal()))
+        };
+        let mut deepest: Option<(Hit, Vec3, [u32; 3])> = None;
+        for &t in slots {
+            let t = t as usize;
+            let (Some(&ids), Some(true)) = (self.tri.get(t), self.alive.get(t).copied()) else {
+                continue;
+            };
+            if ids.iter().any(|c| partners.contains(c)) {
+                continue;
+            }
+            if let Some((h, n)) = touch(ids)
+                && deepest.as_ref().is_none_or(|d| h.depth > d.0.depth)
+            {
+                deepest = Some((h, n, ids));
+            }
+        }
+        let Some((h, n, ids)) = deepest else {
+            return Vec3::ZERO;
+        };
+        let moves = h.normal_moves(n, wp, corners(ids, |c| inv_mass[c]));
+        for (&c, m) in ids.iter().zip(moves.corners) {
+            push_corner(c as usize, m);
+        }
+        touch(ids).map_or(Vec3::ZERO, |(h, n)| h.full_push(n))
     }
 }
