@@ -192,10 +192,11 @@ impl Enclosed {
     /// began from (see the module's notes); `apply(i, move)` adds a move to
     /// particle i. `first` resets λ.
     ///
-    /// `clip(i, y)` is how far particle i at y must move to leave the
-    /// colliders it would be in: the gas does not press a skin into one.
-    /// Returns whether it clipped a move (another projection then gives
-    /// the rest of the skin the volume the colliders took).
+    /// `clip(i, y)` is how far particle i at y must move back out of what
+    /// it would be pressed into (colliders, rigid bodies, other bodies'
+    /// sheets, whose corners it may move: `exec/gas.rs`): the gas does not
+    /// press a skin into them. Returns whether it clipped a move (another
+    /// projection then gives the rest of the skin the volume they took).
     pub(crate) fn project(
         &mut self,
         (x, x0): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
