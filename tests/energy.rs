@@ -5,6 +5,7 @@ mod common;
 
 use catenary::scene;
 use catenary::solver::World;
+use common::shipped_scenes;
 
 /// The books' total: kinetic + gravitational + elastic of every compliant
 /// kind (links, hinges, tetrahedra, gases; `World::elastic_energy`), J.
@@ -52,11 +53,7 @@ fn largest_rise(w: &mut World, seconds: usize) -> f64 {
 /// hinge motors (input too) switched off.
 fn undriven_scenes(part: usize) -> Vec<(String, scene::Scene)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
-    let mut names: Vec<String> = (std::fs::read_dir(&dir).unwrap())
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    (names.into_iter().enumerate())
+    (shipped_scenes().into_iter().enumerate())
         .filter(|(k, _)| k % 2 == part)
         .map(|(_, name)| {
             let mut s = scene::load(&dir.join(&name)).unwrap();

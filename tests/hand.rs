@@ -65,9 +65,23 @@ fn added_stretch(scene: &str, pick: usize) -> f32 {
         .fold(0f32, f32::max)
 }
 
+/// The shipped scenes where the default hand still stretches a rigid link
+/// more than 5 % (docs/limits.md says by how much and why): a rope's
+/// heavy end or a sheet pressed by a rope pulled with the hand's whole
+/// strength, which the solve does not converge on at the scene's
+/// substeps, and a sheet grabbed while it still falls.
+const NOT_YET: [&str; 5] = [
+    "hammock.ron",
+    "soft_wrecking_ball.ron",
+    "swing.ron",
+    "thin_shelf.ron",
+    "wrecking_ball.ron",
+];
+
 #[test]
-fn the_default_hand_stretches_no_rigid_link_of_a_shipped_sheet_rope_or_join_past_5_percent() {
-    // A corner, the middle and the last particle of each. Before, the
+fn the_default_hand_stretches_no_rigid_link_of_a_shipped_scene_past_5_percent() {
+    // Every shipped scene with rigid links but those of NOT_YET; a
+    // corner, the middle and the last particle of each body. Before, the
     // capped pull moved one light particle up to w·F·h² a substep (6.6 cm
     // on the default sheet, more than a link) and one pass a substep let
     // its links stretch 144% (default), 91% (curtain), 2880% (curtain_128).
@@ -75,27 +89,22 @@ fn the_default_hand_stretches_no_rigid_link_of_a_shipped_sheet_rope_or_join_past
     // particle is linked to, the hand on lesson_tethers' weight stretched
     // the rope above it 43%; before joins were solved after their ends'
     // own links and hinges, the balloon's join to its string +27%.
-    for scene in [
-        "default.ron",
-        "curtain.ron",
-        "curtain_128.ron",
-        "cloth_on_sphere.ron",
-        "cloth_dihedral.ron",
-        "light_and_shadow.ron",
-        "catenary.ron",
-        "flag_in_wind.ron",
-        "tied_hammock.ron",
-        "lesson_tethers.ron",
-        "balloon_on_string.ron",
-    ] {
-        let w = scene_world(scene);
+    // Measured now: at most +5.0 % (tied_hammock's corner), playground
+    // +4.0 %, the default sheet +2.6 %.
+    let mut tried = 0;
+    for scene in shipped_scenes() {
+        let w = scene_world(&scene);
+        if NOT_YET.contains(&scene.as_str()) || rigid_strains(&w).is_empty() {
+            continue;
+        }
+        tried += 1;
         for body in w.bodies().iter().filter(|b| b.count > 0) {
             let r = body.range();
             for pick in [r.start, r.start + r.len() / 2, r.end - 1] {
                 if w.particles.is_pinned(pick) || w.particles.is_driven(pick) {
                     continue;
                 }
-                let added = added_stretch(scene, pick);
+                let added = added_stretch(&scene, pick);
                 println!("{scene} particle {pick}: +{:.1}%", added * 100.0);
                 assert!(
                     added <= ADDED,
@@ -105,6 +114,7 @@ fn the_default_hand_stretches_no_rigid_link_of_a_shipped_sheet_rope_or_join_past
             }
         }
     }
+    assert!(tried >= 15, "{tried} scenes with rigid links");
 }
 
 #[test]

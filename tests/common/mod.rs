@@ -14,6 +14,17 @@ pub fn world(ron: &str) -> World {
     }
 }
 
+/// The file names of every shipped scene (`scenes/*.ron`), sorted.
+pub fn shipped_scenes() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let mut names: Vec<String> = (std::fs::read_dir(&dir).unwrap())
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".ron"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// Builds the world of a file in scenes/.
 pub fn scene_world(name: &str) -> World {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
