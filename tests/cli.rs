@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::TempDir;
+use common::{TempDir, shipped_scenes};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -21,13 +21,7 @@ fn catenary(args: &[&str]) -> Output {
 
 fn scenes() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-        .collect();
-    files.sort();
-    files
+    shipped_scenes().iter().map(|name| dir.join(name)).collect()
 }
 
 #[test]
