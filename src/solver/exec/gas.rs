@@ -17,20 +17,21 @@ use crate::solver::sheets::Sheets;
 use crate::solver::volume::Enclosed;
 use glam::Vec3;
 
-/// Every closed surface's gas, in order, the links' colours (whose joins
-/// pull the skins from outside), and the colliders, rigid bodies and
-/// other bodies' sheets, which the gas does not press a skin into.
-pub(crate) struct Gas<'a>(
-    pub Shared<Enclosed>,
-    pub &'a [RawBatch],
-    pub &'a [Collider],
-    pub Option<Shared<Rigids>>,
-    pub Option<Shared<Sheets>>,
-);
+/// Every closed surface's gas, in order, and what it acts with.
+pub(crate) struct Gas<'a> {
+    pub volumes: Shared<Enclosed>,
+    /// The links' colours, whose joins pull the skins from outside.
+    pub links: &'a [RawBatch],
+    /// What the gas does not press a skin into: the colliders, the rigid
+    /// bodies and other bodies' sheets (whose contacts it projects).
+    pub colliders: &'a [Collider],
+    pub rigids: Option<Shared<Rigids>>,
+    pub sheets: Option<Shared<Sheets>>,
+}
 
 impl Pass for Gas<'_> {
     fn active(&self) -> bool {
-        self.0.len() > 0
+        self.volumes.len() > 0
     }
 
     unsafe fn project(&self, ctx: &Ctx, team: &Team, _mine: Range<usize>, first: bool) {
@@ -38,12 +39,12 @@ impl Pass for Gas<'_> {
             return;
         }
         let (p, h) = (ctx.p, ctx.h);
-        for g in 0..self.0.len() {
+        for g in 0..self.volumes.len() {
             // SAFETY: this thread alone reads and writes particles and
             // volumes, and reads the rigid world and the sheets' table,
             // until the barrier after the call.
             unsafe {
-                let gas = self.0.at(g);
+                let gas = self.volumes.at(g);
                 let alpha_t = if ctx.xpbd {
                     gas.compliance / (h * h)
                 } else {
@@ -65,20 +66,20 @@ impl Pass for Gas<'_> {
                         |i, y| {
                             let (x0, r) = (p.prev.get(i).truncate(), p.radius.get(i));
                             let mut out = Vec3::ZERO;
-                            for c in self.2 {
+                            for c in self.colliders {
                                 out += c.clearance(x0, y + out, r, h);
                             }
-                            if let Some(rigids) = self.3 {
+                            if let Some(rigids) = self.rigids {
                                 // Read only, before the rigid pass.
                                 let bodies = &rigids.at(0).bodies;
                                 let w = p.inv_mass.get(i);
                                 out += particle_share(bodies, y + out, r, w);
                             }
-                            if let Some(sheets) = self.4 {
-                                // The contact with another body's sheet is
-                                // projected here, its corners stopped at
-                                // the colliders as the skin is: the skin
-                                // takes what the sheet could not.
+                            if let Some(sheets) = self.sheets {
+                                // Another body's sheet: the contact is
+                                // projected here, the corners stopped at
+                                // the colliders as the skin is; the skin
+                                // takes what they could not.
                                 let at = |j: usize| (p.prev.get(j) + p.delta.get(j)).truncate();
                                 out += sheets.at(0).gas_touch(
                                     i,
@@ -88,7 +89,7 @@ impl Pass for Gas<'_> {
                                     |c, m| {
                                         let (c0, rc) = (p.prev.get(c).truncate(), p.radius.get(c));
                                         let mut m = m;
-                                        for k in self.2 {
+                                        for k in self.colliders {
                                             m += k.clearance(c0, at(c) + m, rc, h);
                                         }
                                         *p.delta.at(c) += m.extend(0.0);
@@ -109,7 +110,7 @@ impl Pass for Gas<'_> {
                     // join's (colour, index) was checked when found.
                     let x = |i: usize| (p.prev.get(i) + p.delta.get(i)).truncate();
                     let outside = gas.joins.iter().map(|&[c, k, end]| {
-                        let link = &self.1[c as usize];
+                        let link = &self.links[c as usize];
                         let (a, b) = (link.a.get(k as usize), link.b.get(k as usize));
                         let other = (a ^ b ^ end) as usize;
                         let end = end as usize;
@@ -142,11 +143,11 @@ impl Pass for Gas<'_> {
             return;
         }
         let p = ctx.p;
-        for g in 0..self.0.len() {
+        for g in 0..self.volumes.len() {
             // SAFETY: this thread alone reads and writes particles and
             // volumes until the barrier after the call.
             unsafe {
-                self.0.at(g).damp(
+                self.volumes.at(g).damp(
                     |i| p.pos.get(i),
                     |i| p.vel.get(i),
                     |i| p.inv_mass.get(i),

@@ -158,13 +158,13 @@ pub(crate) fn step_frame(world: &mut World) {
     let rigids =
         (!world.rigids.is_empty()).then(|| Shared::new(std::slice::from_mut(&mut world.rigids)));
     let sheets = contacts::RawSheets::new(&mut world.sheets, p.len());
-    let gas = gas::Gas(
-        Shared::new(&mut world.volumes),
-        &world.raw_batches,
-        &world.colliders,
+    let gas = gas::Gas {
+        volumes: Shared::new(&mut world.volumes),
+        links: &world.raw_batches,
+        colliders: &world.colliders,
         rigids,
-        sheets.as_ref().map(contacts::RawSheets::table),
-    );
+        sheets: sheets.as_ref().map(contacts::RawSheets::table),
+    };
     let tethers = (world.tethers).any().then(|| {
         let t = &mut world.tethers;
         (Shared::new(&mut t.anchor), Shared::new(&mut t.length))
