@@ -53,15 +53,8 @@ fn a_free_inflated_balloon_does_not_spin_itself_up_at_any_pressure() {
 fn on_rough_ground(pressure: f32, substeps: u32) -> (f64, f32) {
     let mut w = small_balloon(pressure, true);
     w.settings.substeps = substeps;
-    for _ in 0..1200 {
-        w.step();
-    }
-    let before = centre(&w, 0);
-    for _ in 0..600 {
-        w.step();
-    }
-    assert_sane(&w, 10.0);
-    let (kinetic, moved) = (w.kinetic_energy(), centre(&w, 0).distance(before));
+    let (_, moved) = last_ten_of_thirty_seconds(&mut w);
+    let kinetic = w.kinetic_energy();
     println!(
         "pressure {pressure}, {substeps} substeps: {kinetic} J, moved {moved} m in the last 10 s"
     );
@@ -114,6 +107,22 @@ fn a_deflated_balloon_dropped_on_rough_ground_comes_to_rest() {
     comes_to_rest_on_rough_ground(&[(0.1, 20), (0.3, 20), (0.5, 20), (1.0, 20), (0.5, 40)]);
 }
 
+/// Runs `w` for 30 s: the most kinetic energy of the world in the last 10
+/// (J) and how far body 0's centre moved in them (m).
+fn last_ten_of_thirty_seconds(w: &mut World) -> (f64, f32) {
+    for _ in 0..1200 {
+        w.step();
+    }
+    let before = centre(w, 0);
+    let mut most = 0f64;
+    for _ in 0..600 {
+        w.step();
+        most = most.max(w.kinetic_energy());
+    }
+    assert_sane(w, 10.0);
+    (most, centre(w, 0).distance(before))
+}
+
 /// The balloon of [`small_balloon`] at `pressure` dropped from 1.5 m on
 /// `under` (bodies of a scene, with collisions between bodies): the most
 /// kinetic energy of the world in the last 10 s of 30 (J), and how far the
@@ -126,17 +135,7 @@ fn dropped_on(under: &str, pressure: f32) -> (f64, f32) {
                            pressure: {pressure}, radius: 0.02), {under}],
           colliders: [Ground(friction: 0.6)])"
     ));
-    for _ in 0..1200 {
-        w.step();
-    }
-    let before = centre(&w, 0);
-    let mut most = 0f64;
-    for _ in 0..600 {
-        w.step();
-        most = most.max(w.kinetic_energy());
-    }
-    assert_sane(&w, 10.0);
-    let moved = centre(&w, 0).distance(before);
+    let (most, moved) = last_ten_of_thirty_seconds(&mut w);
     let what = under.split('(').next().unwrap_or(under);
     println!("pressure {pressure} on a {what}: up to {most} J, moved {moved} m in the last 10 s");
     (most, moved)

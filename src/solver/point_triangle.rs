@@ -93,15 +93,12 @@ pub(crate) struct Hit {
 }
 
 impl Hit {
-    /// The moves along the face's normal `n` alone (no friction) of the
-    /// particle, of inverse mass `wp`, and of the corners, of `wt`: the
-    /// contact's normal correction, shared as in [`moves`].
-    pub fn normal_moves(&self, n: Vec3, wp: f32, wt: [f32; 3]) -> Touch {
+    /// The corners' moves, of inverse masses `wt`, along the face's normal
+    /// `n` alone (no friction): their share of the contact's normal
+    /// correction, as in [`moves`].
+    pub fn corner_moves(&self, n: Vec3, wt: [f32; 3]) -> [Vec3; 3] {
         let dir = n * (self.side * self.depth / self.denom);
-        Touch {
-            push: dir * wp,
-            corners: [0, 1, 2].map(|k| -dir * (self.b[k] * wt[k])),
-        }
+        [0, 1, 2].map(|k| -dir * (self.b[k] * wt[k]))
     }
 
     /// The particle's move out along `n` when the triangle cannot move.

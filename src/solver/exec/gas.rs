@@ -65,10 +65,7 @@ impl Pass for Gas<'_> {
                         |i| p.inv_mass.get(i),
                         |i, y| {
                             let (x0, r) = (p.prev.get(i).truncate(), p.radius.get(i));
-                            let mut out = Vec3::ZERO;
-                            for c in self.colliders {
-                                out += c.clearance(x0, y + out, r, h);
-                            }
+                            let mut out = clear_of(self.colliders, (x0, y), r, h);
                             if let Some(rigids) = self.rigids {
                                 // Read only, before the rigid pass.
                                 let bodies = &rigids.at(0).bodies;
@@ -88,10 +85,8 @@ impl Pass for Gas<'_> {
                                     (p.inv_mass.slice(), p.radius.slice()),
                                     |c, m| {
                                         let (c0, rc) = (p.prev.get(c).truncate(), p.radius.get(c));
-                                        let mut m = m;
-                                        for k in self.colliders {
-                                            m += k.clearance(c0, at(c) + m, rc, h);
-                                        }
+                                        let m =
+                                            m + clear_of(self.colliders, (c0, at(c) + m), rc, h);
                                         *p.delta.at(c) += m.extend(0.0);
                                     },
                                 );
@@ -161,4 +156,15 @@ impl Pass for Gas<'_> {
             }
         }
     }
+}
+
+/// How far a particle of radius `r` that began the substep at `x0` must
+/// move from `y` to leave every collider (`Collider::clearance`, each
+/// from where the last left it).
+fn clear_of(colliders: &[Collider], (x0, y): (Vec3, Vec3), r: f32, h: f32) -> Vec3 {
+    let mut out = Vec3::ZERO;
+    for c in colliders {
+        out += c.clearance(x0, y + out, r, h);
+    }
+    out
 }

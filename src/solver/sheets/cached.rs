@@ -190,17 +190,7 @@ impl Sheets {
         let Some(&listed) = self.cached.len.get(k).filter(|&&n| n != UNLISTED) else {
             return Vec3::ZERO;
         };
-        let (Some(&p0), Some(&p1)) = (self.partner_start.get(k), self.partner_start.get(k + 1))
-        else {
-            return Vec3::ZERO;
-        };
-        let partners = self
-            .partners
-            .get(p0 as usize..p1 as usize)
-            .unwrap_or_default();
-        let slots = (self.cached.slots)
-            .get(k * CAP..k * CAP + listed as usize)
-            .unwrap_or_default();
+        let partners = self.partners_of(k);
         let wp = inv_mass[i];
         let touch = |ids: [u32; 3]| {
             let face = Face::of(corners(ids, &prev), corners(ids, &x))?;
@@ -209,12 +199,9 @@ impl Sheets {
             Some((h, face.normal()))
         };
         let mut deepest: Option<(Hit, Vec3, [u32; 3])> = None;
-        for &t in slots {
-            let t = t as usize;
-            let (Some(&ids), Some(true)) = (self.tri.get(t), self.alive.get(t).copied()) else {
-                continue;
-            };
-            if ids.iter().any(|c| partners.contains(c)) {
+        for &t in &self.cached.slots[k * CAP..k * CAP + listed as usize] {
+            let (t, ids) = (t as usize, self.tri[t as usize]);
+            if self.ignores(t, partners) {
                 continue;
             }
             if let Some((h, n)) = touch(ids)
@@ -226,8 +213,8 @@ impl Sheets {
         let Some((h, n, ids)) = deepest else {
             return Vec3::ZERO;
         };
-        let moves = h.normal_moves(n, wp, corners(ids, |c| inv_mass[c]));
-        for (&c, m) in ids.iter().zip(moves.corners) {
+        let moves = h.corner_moves(n, corners(ids, |c| inv_mass[c]));
+        for (&c, m) in ids.iter().zip(moves) {
             push_corner(c as usize, m);
         }
         touch(ids).map_or(Vec3::ZERO, |(h, n)| h.full_push(n))

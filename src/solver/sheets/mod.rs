@@ -405,8 +405,19 @@ impl Sheets {
         x: impl Fn(usize) -> Vec3,
     ) -> (usize, (Vec3, Vec3), &[u32]) {
         let p = self.probe[k] as usize;
-        let partners = self.partner_start[k] as usize..self.partner_start[k + 1] as usize;
-        (p, (prev(p), x(p)), &self.partners[partners])
+        (p, (prev(p), x(p)), self.partners_of(k))
+    }
+
+    /// The particles probe `k` is joined to.
+    fn partners_of(&self, k: usize) -> &[u32] {
+        &self.partners[self.partner_start[k] as usize..self.partner_start[k + 1] as usize]
+    }
+
+    /// Whether triangle `t` holds nothing up (torn) or has one of
+    /// `partners` as a corner.
+    fn ignores(&self, t: usize, partners: &[u32]) -> bool {
+        let partner = |i: &u32| partners.contains(i);
+        !self.alive[t] || (!partners.is_empty() && self.tri[t].iter().any(partner))
     }
 
     /// The moves of particle `p` (which moved `from` → `to`) and triangle
@@ -441,8 +452,7 @@ impl Sheets {
         inv_mass: &[f32],
         r: f32,
     ) -> Option<Hit> {
-        let partner = |i: &u32| partners.contains(i);
-        if !self.alive[t] || (!partners.is_empty() && self.tri[t].iter().any(partner)) {
+        if self.ignores(t, partners) {
             return None;
         }
         self.against(t, p, path, inv_mass, r)
