@@ -42,7 +42,7 @@ pub fn mirror(from: &World, to: &mut World) {
         // velocity it was given there; a capped hand lets it keep its own.
         (None, Some(i)) => {
             let kinematic = to.particles.is_grabbed(i);
-            let v = from.particles.vel[i];
+            let v = from.particles.vel()[i];
             to.release(kinematic.then_some(v));
         }
         (None, None) => {}
@@ -88,7 +88,7 @@ pub fn largest_difference(a: &World, b: &World) -> f32 {
     let (p, q) = (&a.particles, &b.particles);
     (0..p.len().min(q.len()))
         .filter(|&i| !p.is_spare(i) && !q.is_spare(i))
-        .map(|i| p.pos[i].distance(q.pos[i]))
+        .map(|i| p.pos()[i].distance(q.pos()[i]))
         .fold(0.0, f32::max)
 }
 
@@ -132,7 +132,7 @@ mod tests {
             b.step();
         }
         assert_eq!(largest_difference(&a, &b), 0.0);
-        assert!(a.particles.pos == b.particles.pos);
+        assert!(a.particles.pos() == b.particles.pos());
     }
 
     #[test]

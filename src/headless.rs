@@ -283,7 +283,7 @@ impl CsvWriter {
                         .chain(axes.map(|a| r.point(a)))
                         .collect()
                 }
-                None => world.particles.pos[body.range()].to_vec(),
+                None => world.particles.pos()[body.range()].to_vec(),
             };
             for (k, p) in points.iter().enumerate() {
                 writeln!(self.out, "{frame},{b},{k},{},{},{}", p.x, p.y, p.z)

@@ -54,7 +54,7 @@ pub mod headless;
 #[cfg(feature = "cli")]
 pub mod record;
 pub mod scene;
-pub mod solver;
+pub use catenary_solver as solver;
 #[cfg(feature = "cli")]
 pub mod sweep;
 #[cfg(all(target_arch = "wasm32", feature = "window"))]

@@ -128,7 +128,7 @@ impl Recorder {
             ));
         }
         if let (Some(i), false) = (seen.grabbed, now.grabbed == seen.grabbed) {
-            let v = world.particles.vel[i];
+            let v = world.particles.vel()[i];
             push(Event::Release((v.x, v.y, v.z)));
         }
         for (i, (&was, &is)) in seen.pinned.iter().zip(&now.pinned).enumerate() {
@@ -356,7 +356,7 @@ mod tests {
         assert_eq!(back, recording);
         let replayed = replay(&back);
         assert!(
-            replayed.particles.pos == world.particles.pos,
+            replayed.particles.pos() == world.particles.pos(),
             "replay differs"
         );
         assert!(replayed.particles.is_pinned(6));

@@ -30,6 +30,7 @@ fn every_character_the_app_shows_that_egui_can_draw_the_browsers_subset_fonts_dr
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut shown = BTreeSet::new();
     chars_in(&root.join("src"), "rs", &mut shown);
+    chars_in(&root.join("crates"), "rs", &mut shown);
     chars_in(&root.join("scenes"), "ron", &mut shown);
     let full = faces(&[
         epaint_default_fonts::UBUNTU_LIGHT,

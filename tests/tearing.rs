@@ -3,7 +3,7 @@
 
 mod common;
 
-use catenary::solver::World;
+use catenary::solver::{QuadKind, World};
 use common::*;
 use glam::Vec3;
 
@@ -230,4 +230,79 @@ fn tear_apart_is_not_shattered_by_its_landing_at_any_substep_count() {
             "{pieces} pieces at {substeps} substeps"
         );
     }
+}
+
+/// A free 4 × 4 cloth with dihedral bending that can tear.
+fn sheet() -> World {
+    let ron = "Scene(bodies: [Cloth(origin: (0.0, 1.0, 0.0), size: (0.3, 0.3),
+        resolution: (4, 4), tear_strain: 0.5, bending: Dihedral, bend_compliance: 0.1)])";
+    world(ron)
+}
+
+/// Whether `t` is one of the faces, in any corner order.
+fn is_face(w: &World, mut t: [u32; 3]) -> bool {
+    t.sort_unstable();
+    let faces = w.bodies()[0].faces.as_ref().unwrap();
+    faces.triangles.iter().any(|f| {
+        let mut f = *f;
+        f.sort_unstable();
+        f == t
+    })
+}
+
+#[test]
+fn a_split_gives_the_far_triangles_links_and_hinges_to_a_copy() {
+    let mut w = sheet();
+    let mass: f32 = w.particles.mass().iter().sum();
+    // Particle 5 is (row 1, column 1); 6 is to its right: the plane
+    // through 5 across the row keeps the three triangles on 6's side.
+    assert!(w.tear_link(5, 6));
+    let copy = 16;
+    assert_eq!(w.bodies()[0].count, 17);
+    let faces = w.bodies()[0].faces.clone().unwrap();
+    let with = |i: u32| faces.triangles.iter().filter(|t| t.contains(&i)).count();
+    assert_eq!((with(5), with(copy)), (3, 3));
+    // Mass by triangle count: half each.
+    let m = w.particles.mass();
+    assert_eq!(m[5], m[copy as usize]);
+    assert!((m.iter().sum::<f32>() - mass).abs() < 1e-6);
+    // The cut runs along the column through 5: the edges to 1 and 9
+    // are on both sides, so each side has its own link.
+    for x in [1, 9] {
+        assert!(w.constraints.link_compliance(5, x).is_some());
+        assert!(w.constraints.link_compliance(copy as usize, x).is_some());
+    }
+    assert!(w.constraints.link_compliance(5, 4).is_none(), "moved");
+    assert!(w.constraints.link_compliance(copy as usize, 4).is_some());
+    assert!(w.constraints.link_compliance(5, 6).is_some(), "stays");
+    // Every hinge still spans two faces; the ones across the cut broke.
+    let mut hinges = 0;
+    for (kind, [x1, x2, x3, x4]) in w.quads.iter() {
+        assert_eq!(kind, QuadKind::Dihedral);
+        assert!(is_face(&w, [x1, x3, x4]) && is_face(&w, [x2, x3, x4]));
+        hinges += 1;
+    }
+    assert_eq!(hinges, 21 - 2, "all 21 but the two along the cut");
+    assert!(w.constraints.colouring_is_valid(w.particles.len()));
+    for _ in 0..60 {
+        w.step();
+    }
+    assert!(w.particles.pos().iter().all(|p| p.is_finite()));
+}
+
+#[test]
+fn a_link_with_nothing_beyond_either_end_just_breaks() {
+    // One cell, two triangles (0, 1, 2) and (1, 3, 2): both triangles
+    // at 0 and at 1 lie on the other's side of the top edge 0–1.
+    let ron = "Scene(bodies: [Cloth(origin: (0.0, 1.0, 0.0), size: (0.1, 0.1), resolution: (2, 2),
+        tear_strain: 0.5)])";
+    let mut w = world(ron);
+    assert!(w.tear_link(0, 1));
+    assert_eq!(w.bodies()[0].count, 4, "no copy");
+    assert!(w.constraints.link_compliance(0, 1).is_none());
+    let faces = w.bodies()[0].faces.as_ref().unwrap();
+    assert_eq!(faces.dead, [true, false], "the face with that edge");
+    assert_eq!(w.bodies()[0].triangles(), [[1, 3, 2]]);
+    assert!(!w.tear_link(0, 1), "no link left to tear");
+    assert_eq!(w.tears(), [(0, 1)]);
 }

@@ -25,7 +25,7 @@ cp web/index.html web/catenary.js "$dist/"
 cp "$macroquad_dir/js/mq_js_bundle.js" "$dist/"
 wasm="$target_dir/wasm32-unknown-unknown/web/catenary.wasm"
 # binaryen's wasm-opt, when present (npm's `binaryen` package, which
-# .ci/run installs into target/npm), shrinks the wasm by a sixth (-Oz,
+# .ci/run installs into target/npm), shrinks the wasm by a tenth (-Oz,
 # about a minute); without it the wasm is copied as cargo built it.
 wasm_opt=$(command -v wasm-opt || true)
 if [ -z "$wasm_opt" ] && [ -x target/npm/node_modules/.bin/wasm-opt ]; then

@@ -70,7 +70,7 @@ impl Cantilever {
         };
         let g = world.settings.gravity;
         let across = g - along * g.dot(along);
-        let length: f32 = segments.map(|s| rods.length[s]).sum();
+        let length: f32 = segments.map(|s| rods.rest_length(s)).sum();
         if across.length() < 1e-3 * g.length() || length <= 0.0 {
             return None;
         }

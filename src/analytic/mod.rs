@@ -123,7 +123,7 @@ impl Catenary {
             .filter(|&i| i != first && i != last)
             .map(|i| p.mass()[i])
             .sum();
-        let curve = Self::through(p.pos[first], p.pos[last], length)?;
+        let curve = Self::through(p.pos()[first], p.pos()[last], length)?;
         Some((curve, mass as f64 / length as f64))
     }
 

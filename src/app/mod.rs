@@ -25,8 +25,10 @@ use crate::scene::{self, Scene};
 use crate::solver::{Settings, ThreadChoice, World};
 use render::camera::OrbitCamera;
 use render::{Display, Highlight, Renderer, antialias, scenery};
+#[cfg(not(target_arch = "wasm32"))]
+use shell::automation;
 use shell::interact::Mouse;
-use shell::{automation, platform, probe, recording, stepping};
+use shell::{platform, probe, recording, stepping};
 use stepping::{Timing, WorldStats, smooth};
 use ui::{editor, layout, plots, twist_plot};
 
@@ -75,15 +77,17 @@ pub fn run(options: Options) {
 
 async fn main_loop(options: Options) {
     let mut app = App::new(&options);
-    let started = Stopwatch::start();
-    let mut script = automation::Script::new(&options);
+    #[cfg(not(target_arch = "wasm32"))]
+    let (started, mut script) = (Stopwatch::start(), automation::Script::new(&options));
     let mut probe = platform::test_mode().then(|| probe::Probe::new(&app));
     loop {
+        #[cfg(not(target_arch = "wasm32"))]
         let wall = started.seconds() as f32;
         app.frame();
         if let Some(p) = probe.as_mut() {
             platform::report(&p.report(&app));
         }
+        #[cfg(not(target_arch = "wasm32"))]
         if script.after_frame(&app, wall) {
             break;
         }

@@ -117,7 +117,7 @@ impl Exporter {
     /// Every body of `world` as a piece.
     fn pieces(&mut self, world: &World) -> Vec<Piece> {
         let links: Vec<_> = world.constraints.iter().collect();
-        let pos = &world.particles.pos;
+        let pos = world.particles.pos();
         let mut pieces = Vec::new();
         for (b, body) in world.bodies().iter().enumerate() {
             let name = format!(

@@ -58,7 +58,7 @@ pub(crate) fn build(scene: &Scene) -> World {
         // copies its tears make (see `solver::Faces`).
         let faces = match &shape {
             &Shape::Cloth { columns, rows } if kind.tearable() => {
-                let at = world.particles.pos[first];
+                let at = world.particles.pos()[first];
                 for _ in 0..count {
                     world.particles.push_spare(at);
                 }
@@ -116,7 +116,7 @@ pub(crate) fn build(scene: &Scene) -> World {
             } => {
                 world.add_driver(Driver {
                     particle,
-                    origin: world.particles.pos[particle],
+                    origin: world.particles.pos()[particle],
                     path: DriverPath::Sine {
                         axis: unit_axis(axis),
                         amplitude,
@@ -128,7 +128,7 @@ pub(crate) fn build(scene: &Scene) -> World {
             Motion::Slide { offset, seconds } => {
                 world.add_driver(Driver {
                     particle,
-                    origin: world.particles.pos[particle],
+                    origin: world.particles.pos()[particle],
                     path: DriverPath::Slide {
                         offset: offset.into(),
                         seconds,
@@ -173,8 +173,8 @@ fn place_clear_of_colliders(world: &mut World, scene: &Scene) {
         let p = &world.particles;
         let shift = crate::solver::clearance(
             &world.colliders,
-            &p.pos[range.clone()],
-            &p.radius[range.clone()],
+            &p.pos()[range.clone()],
+            &p.radius()[range.clone()],
         );
         if shift != Vec3::ZERO {
             world.move_body(b, shift);
@@ -197,11 +197,11 @@ fn join(world: &mut World, scene: &Scene, j: &JoinDef) {
     );
     let rest = j
         .rest
-        .unwrap_or_else(|| world.particles.pos[a].distance(world.particles.pos[b]));
+        .unwrap_or_else(|| world.particles.pos()[a].distance(world.particles.pos()[b]));
     let limits = |body: usize| scene.bodies[body].kind().tear_limits();
     let ((strain_a, force_a), (strain_b, force_b)) = (limits(j.a.0), limits(j.b.0));
     let tag = Tag::new(j.a.0, LinkKind::Join);
-    (world.constraints).add(a, b, rest, j.compliance, strain_a.min(strain_b), tag);
+    world.add_link((a, b), rest, j.compliance, strain_a.min(strain_b), tag);
     let force = force_a.min(force_b);
     if force.is_finite() {
         world.constraints.set_link_tear_force(a, b, force);

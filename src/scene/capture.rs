@@ -83,11 +83,11 @@ impl Scene {
                 None => BodyStateDef {
                     positions: body
                         .range()
-                        .map(|i| within(p.pos[i], limits::COORDINATE))
+                        .map(|i| within(p.pos()[i], limits::COORDINATE))
                         .collect(),
                     velocities: body
                         .range()
-                        .map(|i| within(p.vel[i], limits::SPEED))
+                        .map(|i| within(p.vel()[i], limits::SPEED))
                         .collect(),
                     pins: body
                         .range()

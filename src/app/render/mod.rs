@@ -183,7 +183,7 @@ impl Renderer {
         let ropes = (world.bodies().iter())
             .filter(|b| b.shape == Shape::Rope)
             .map(|b| b.range());
-        tube::rope_frames(&world.particles.pos, ropes, &mut self.frames);
+        tube::rope_frames(world.particles.pos(), ropes, &mut self.frames);
         for (b, body) in world.bodies().iter().enumerate() {
             match body.shape {
                 Shape::Cloth { .. } if body.faces.is_some() => {
@@ -280,7 +280,7 @@ impl Renderer {
         if mode == ColourMode::Plain {
             return;
         }
-        let pos = &world.particles.pos;
+        let pos = world.particles.pos();
         let mut max = 0f32;
         for l in world.constraints.iter() {
             let v = match mode {
@@ -318,7 +318,7 @@ impl Renderer {
         display: &Display,
     ) {
         let first = world.bodies()[b].first;
-        let pos = &world.particles.pos[first..first + cols * rows];
+        let pos = &world.particles.pos()[first..first + cols * rows];
         self.normals.clear();
         for r in 0..rows {
             for c in 0..cols {
@@ -382,7 +382,7 @@ impl Renderer {
     /// turned 90° about the rope from the one before (the rope's ring
     /// frames give the turn, so the links follow the rope without twist).
     fn chain(&mut self, world: &World, b: usize, eye: Vec3, mode: ColourMode) {
-        let pos = &world.particles.pos;
+        let pos = world.particles.pos();
         let mut mesh = self.take_mesh();
         for l in world.constraints.iter() {
             if l.tag.body as usize != b || l.tag.kind != LinkKind::Stretch {
@@ -423,8 +423,8 @@ impl Renderer {
         width: f32,
         colour: Option<ColourMode>,
     ) {
-        let pos = &world.particles.pos;
-        let radius = &world.particles.radius;
+        let pos = world.particles.pos();
+        let radius = world.particles.radius();
         let mut mesh = self.take_mesh();
         // The links drawn: the body's stretch links (the joins' for
         // JOINS) and, a Cosserat rod having none, its segments.
@@ -535,9 +535,9 @@ impl Renderer {
             } else {
                 continue;
             };
-            let size = p.radius[i].max(0.01) * scale;
+            let size = p.radius()[i].max(0.01) * scale;
             // Lifted toward the camera so it is not hidden in the ribbon.
-            let centre = p.pos[i] + toward_eye * (size * 1.5);
+            let centre = p.pos()[i] + toward_eye * (size * 1.5);
             if let Some(ring) = under.filter(|_| own.is_some()) {
                 octagon(&mut mesh, centre, size * 1.5, (right, up), ring);
             }

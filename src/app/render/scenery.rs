@@ -98,7 +98,7 @@ pub fn draw_hanging(world: &World, b: usize, body: &Body, eye: Vec3) {
 /// The radius a body's ghost is drawn for: its first particle's, at
 /// least 5 mm.
 fn ghost_radius(world: &World, body: &Body) -> f32 {
-    world.particles.radius[body.first].max(0.005)
+    world.particles.radius()[body.first].max(0.005)
 }
 
 /// A curve `at(t)`, t ∈ [0, 1], as a cyan ghost for a body of radius `r`.

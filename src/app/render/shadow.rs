@@ -49,8 +49,8 @@ pub fn draw(world: &World, h: f32) {
         indices: Vec::new(),
         texture: None,
     };
-    let pos = &world.particles.pos;
-    let radius = &world.particles.radius;
+    let pos = world.particles.pos();
+    let radius = world.particles.radius();
     for body in world.bodies() {
         if let Shape::Closed { triangles } = &body.shape {
             for t in triangles {

@@ -48,7 +48,7 @@ impl ShadowMap {
         let light = LIGHT.normalize();
         self.s = light.any_orthonormal_vector();
         self.t = light.cross(self.s);
-        let pos = &world.particles.pos;
+        let pos = world.particles.pos();
         let live = world
             .bodies()
             .iter()
@@ -162,8 +162,8 @@ impl ShadowMap {
     }
 
     fn cast_bodies(&mut self, world: &World) {
-        let pos = &world.particles.pos;
-        let radius = &world.particles.radius;
+        let pos = world.particles.pos();
+        let radius = world.particles.radius();
         for body in world.bodies() {
             for t in body.triangle_iter() {
                 self.triangle(t.map(|i| pos[i as usize]));

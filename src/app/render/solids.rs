@@ -87,7 +87,7 @@ pub fn draw_joints(world: &crate::solver::World) {
         draw_line_3d(at - axis * 0.15, at + axis * 0.15, brass);
         if let (JointKind::Hinge(_), Some((lo, hi))) = (j.kind, j.limits) {
             // The arc from b's zero direction turned by lo to hi, radius 0.12 m.
-            let zero = j.b.map_or(Quat::IDENTITY, |b| bodies[b].q) * j.across[1];
+            let zero = j.zero_direction(bodies);
             const STEPS: usize = 24;
             let on_arc = |t: f32| at + Quat::from_axis_angle(axis, t) * zero * 0.12;
             for k in 0..STEPS {

@@ -39,7 +39,7 @@ impl Renderer {
         display: &Display,
     ) {
         let body = &world.bodies()[b];
-        let pos = &world.particles.pos[body.range()];
+        let pos = &world.particles.pos()[body.range()];
         self.area_normals(pos, triangles.iter().map(|t| t.map(|i| i as usize)));
         let mut mesh = self.take_mesh();
         for t in triangles {
@@ -69,7 +69,7 @@ impl Renderer {
             return;
         };
         let span = vec2((columns - 1) as f32, (rows - 1) as f32);
-        let pos = &world.particles.pos[body.range()];
+        let pos = &world.particles.pos()[body.range()];
         let local = |i: u32| i as usize - body.first;
         // Wound the other way round, so front = +z for a vertical cloth,
         // as whole ones.

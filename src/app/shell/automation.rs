@@ -150,7 +150,7 @@ impl App {
         let _ = writeln!(s, "particles {total}");
         for (lane, (world, camera)) in lanes.iter().enumerate() {
             let project = camera.projector();
-            let pos = world.particles.pos.iter().enumerate();
+            let pos = world.particles.pos().iter().enumerate();
             for (i, &p) in pos.filter(|&(i, _)| !world.particles.is_spare(i)) {
                 let sc = project(p).unwrap_or(Vec2::splat(-1.0));
                 let pinned = world.particles.is_pinned(i) as u8;

@@ -66,7 +66,7 @@ pub fn pick(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<usize> 
     let project = camera.projector();
     let eye = camera.eye();
     let mut best: Option<(usize, f32, f32)> = None;
-    for (i, &p) in world.particles.pos.iter().enumerate() {
+    for (i, &p) in world.particles.pos().iter().enumerate() {
         if world.particles.is_spare(i) {
             continue;
         }
@@ -102,8 +102,8 @@ pub fn pick_link(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<Li
             continue;
         }
         let (Some(a), Some(b)) = (
-            project(world.particles.pos[l.a]),
-            project(world.particles.pos[l.b]),
+            project(world.particles.pos()[l.a]),
+            project(world.particles.pos()[l.b]),
         ) else {
             continue;
         };
@@ -122,7 +122,7 @@ pub fn pick_link(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<Li
 /// at its nearer end.
 pub fn pick_rod_joint(world: &World, camera: &OrbitCamera, cursor: Vec2) -> Option<(usize, usize)> {
     let project = camera.projector();
-    let pos = &world.particles.pos;
+    let pos = world.particles.pos();
     let mut best: Option<((usize, usize), f32)> = None;
     for (b, body) in world.bodies().iter().enumerate() {
         let n = world.rods().segments_of(b).len();
@@ -234,7 +234,7 @@ impl Mouse {
             Some(i) if !world.particles.is_pinned(i) && !world.particles.is_driven(i) => {
                 world.grab(i);
                 self.drag = Drag::Particle {
-                    anchor: seen.unwrap_or(world).particles.pos[i],
+                    anchor: seen.unwrap_or(world).particles.pos()[i],
                 };
                 self.last_target = None;
                 self.velocity = Vec3::ZERO;

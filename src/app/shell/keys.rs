@@ -25,7 +25,7 @@ impl App {
             self.reset();
         }
         if is_key_pressed(KeyCode::F) || is_key_pressed(KeyCode::Home) {
-            self.camera.frame(&self.world.particles.pos);
+            self.camera.frame(self.world.particles.pos());
         }
         if is_key_pressed(KeyCode::P) {
             self.mouse.toggle_pin(&mut self.world);

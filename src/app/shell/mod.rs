@@ -4,6 +4,8 @@
 //! recording and replay, and the automation tests and scripts use.
 
 pub mod asks;
+// Files on the command line: the browser has neither.
+#[cfg(not(target_arch = "wasm32"))]
 pub mod automation;
 pub mod edits;
 pub mod interact;

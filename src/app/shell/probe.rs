@@ -42,7 +42,7 @@ fn lanes_match_one_by_one() -> bool {
         for _ in 0..30 {
             world.step();
         }
-        world.particles.pos.clone()
+        world.particles.pos().to_vec()
     };
     run(true) == run(false)
 }
@@ -51,7 +51,7 @@ impl Probe {
     /// Starts watching `app`'s world as it is now.
     pub fn new(app: &App) -> Self {
         Self {
-            start: app.world.particles.pos.clone(),
+            start: app.world.particles.pos().to_vec(),
             moved: 0.0,
             held_frames: 0,
             grabbed_at: None,
@@ -65,7 +65,7 @@ impl Probe {
     pub fn report(&mut self, app: &App) -> String {
         let world = &app.world;
         let project = app.camera.projector();
-        let pos = &world.particles.pos;
+        let pos = world.particles.pos();
         if pos.len() == self.start.len() {
             for (p, s) in pos.iter().zip(&self.start) {
                 self.moved = self.moved.max(p.distance(*s));
@@ -96,7 +96,7 @@ impl Probe {
             .filter(|&i| !world.particles.is_pinned(i))
             .filter_map(|i| {
                 let s = project(pos[i]).filter(|s| app.camera.view.contains(*s))?;
-                Some((world.particles.vel[i].length(), reach(pos[i]), s))
+                Some((world.particles.vel()[i].length(), reach(pos[i]), s))
             })
             .collect();
         let slow = candidates

@@ -15,7 +15,7 @@ pub fn ui(ui: &mut egui::Ui, world: &World, b: usize) -> Option<Edit> {
     let volume = world.enclosed_volume(b)?;
     let pbd = world.settings.method == Method::Pbd;
     let mut edit = None;
-    if let Some(gas) = world.volumes.iter().find(|g| g.body == b) {
+    if let Some(gas) = world.volumes().iter().find(|g| g.body == b) {
         ui.label(format!(
             "volume {:.5} m³ ({:.1} % of built, target {:.0} %)",
             volume,

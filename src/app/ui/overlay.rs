@@ -204,7 +204,7 @@ impl App {
             return;
         };
         let tension = world.tension(link.lambda);
-        let strain = link.strain(&world.particles.pos);
+        let strain = link.strain(world.particles.pos());
         let unit = if world.settings.method == crate::solver::Method::Pbd
             && world.settings.pbd_stiffness != 1.0
         {

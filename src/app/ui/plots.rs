@@ -364,7 +364,7 @@ pub fn tension_along(
     detail: bool,
 ) {
     let g = -world.settings.gravity.y as f64;
-    let pos = &world.particles.pos;
+    let pos = world.particles.pos();
     let links: Vec<[f64; 2]> = world
         .constraints
         .iter()

@@ -27,7 +27,8 @@ pub struct SolverSection {
 
 impl SolverSection {
     /// Substeps × iterations chosen but not applied: being dragged, or
-    /// waiting for Apply.
+    /// waiting for Apply (the state dump reports it).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn pending(&self) -> Option<(u32, u32)> {
         self.pending
     }

@@ -148,7 +148,7 @@ impl Kind for BalloonDef {
         if let Some(bend) = b.bend_compliance {
             for h in hinges(&triangles) {
                 let h = h.map(|i| first + i as usize);
-                let rest = dihedral_angle(&world.particles.pos, h).unwrap_or(0.0);
+                let rest = dihedral_angle(world.particles.pos(), h).unwrap_or(0.0);
                 world.add_quad(QuadKind::Dihedral, h, rest, bend, body);
             }
         }

@@ -229,9 +229,9 @@ impl Kind for ClothDef {
             for row in 0..rows.saturating_sub(reach_r) {
                 for col in 0..cols.saturating_sub(reach_c) {
                     let (a, b) = (id(row + r0, col + c0), id(row + r1, col + c1));
-                    let rest = world.particles.pos[a].distance(world.particles.pos[b]);
+                    let rest = world.particles.pos()[a].distance(world.particles.pos()[b]);
                     let tag = Tag::new(body, kind);
-                    world.constraints.add(a, b, rest, compliance, tear, tag);
+                    world.add_link((a, b), rest, compliance, tear, tag);
                 }
             }
         }
@@ -336,7 +336,7 @@ fn dihedrals(
         }
     }
     for h in hinges {
-        let rest = dihedral_angle(&world.particles.pos, h).unwrap_or(0.0);
+        let rest = dihedral_angle(world.particles.pos(), h).unwrap_or(0.0);
         world.add_quad(QuadKind::Dihedral, h, rest, bend, body);
     }
 }

@@ -128,12 +128,10 @@ impl Kind for MeshDef {
         for l in &self.links {
             let a = first + resolve_index(l.a, n).expect(valid);
             let b = first + resolve_index(l.b, n).expect(valid);
-            let p = &world.particles.pos;
+            let p = world.particles.pos();
             let rest = l.rest.unwrap_or(p[a].distance(p[b]));
             let t = Tag::new(body, LinkKind::Stretch);
-            world
-                .constraints
-                .add(a, b, rest, l.compliance, f32::INFINITY, t);
+            world.add_link((a, b), rest, l.compliance, f32::INFINITY, t);
         }
         Shape::Mesh
     }

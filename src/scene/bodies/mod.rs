@@ -178,12 +178,11 @@ pub(super) fn stretch_links(
     let tag = Tag::new(body, LinkKind::Stretch);
     for &[a, b] in edges {
         let (a, b) = (first + a as usize, first + b as usize);
-        let rest = world.particles.pos[a].distance(world.particles.pos[b]);
-        let links = &mut world.constraints;
+        let rest = world.particles.pos()[a].distance(world.particles.pos()[b]);
         if tension_only {
-            links.add_tension_only(a, b, rest, compliance, tag);
+            world.add_tension_link((a, b), rest, compliance, tag);
         } else {
-            links.add(a, b, rest, compliance, f32::INFINITY, tag);
+            world.add_link((a, b), rest, compliance, f32::INFINITY, tag);
         }
     }
 }

@@ -152,16 +152,16 @@ impl Kind for RopeDef {
         for p in layout(a, b, n, link, down) {
             world.particles.push(p, m, r.radius);
         }
-        let c = &mut world.constraints;
         for i in 0..n {
             let t = Tag::new(body, LinkKind::Stretch);
             let (a, b) = (first + i, first + i + 1);
-            c.add(a, b, link, r.compliance, f32::INFINITY, t);
+            world.add_link((a, b), link, r.compliance, f32::INFINITY, t);
         }
         if let Some(bend) = r.bend_compliance {
             for i in 0..n.saturating_sub(1) {
                 let t = Tag::new(body, LinkKind::Bend);
-                c.add(first + i, first + i + 2, 2.0 * link, bend, f32::INFINITY, t);
+                let ends = (first + i, first + i + 2);
+                world.add_link(ends, 2.0 * link, bend, f32::INFINITY, t);
             }
         }
         pin(world, first, n + 1, &r.pins);

@@ -1,0 +1,381 @@
+//! Collisions between particles: within a body (self-collision) and, when
+//! switched on, between the ropes and cloths of a world.
+//!
+//! Two particles i, j closer than r_i + r_j are pushed apart along their
+//! connecting line, each by its share w_i/(w_i + w_j) of the overlap —
+//! unless they belong to one body and were that close in its rest shape
+//! (neighbours along the rope or in the cloth grid), which must not repel
+//! each other.
+//!
+//! Candidates come from a spatial hash rebuilt every substep (a counting
+//! sort of the particles by hashed cell, cell size = the largest contact
+//! distance, so every contact is in one of the 27 cells around a particle).
+//! Each particle keeps the list of those within its contact distance + 2M
+//! of it across substeps, while none strays more than M
+//! (`solver::anchors`), and walks the 27 cells only when the lists are
+//! gathered again or its list is full; the pushes it finds on its list
+//! are added in the walk's order (by cell, then particle), so the sum is
+//! the walk's to the bit.
+//! Each particle sums the pushes of all its contacts from the positions
+//! after the constraint passes (Jacobi, not Gauss–Seidel): a particle only
+//! writes its own correction, so the pass runs in parallel and gives the
+//! same bits for any thread count. All storage is allocated up front.
+
+use glam::Vec3;
+
+use super::anchors::{Anchors, List, UNLISTED};
+use super::grid::Grid;
+
+/// Listed neighbours per particle.
+pub(crate) const LISTED: usize = 24;
+
+/// The most pushes a particle adds up from its list in the walk's order;
+/// a particle with more walks the hash.
+const PUSHES: usize = 16;
+
+/// The least margin of the lists, as a share of the largest contact
+/// distance.
+const LEAST: f32 = 0.1;
+
+/// The largest margin, as a share of the largest contact distance: faster
+/// particles walk the hash.
+const MOST: f32 = 0.5;
+
+/// A body's particles in its rest shape.
+#[derive(Clone, Debug)]
+struct RestShape {
+    first: usize,
+    rest: Vec<Vec3>,
+    enabled: bool,
+}
+
+/// The particles that take part in contacts and the hash's storage.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ParticleContacts {
+    /// Per body: its rest shape, when it can self-collide.
+    shapes: Vec<Option<RestShape>>,
+    /// Particles of different bodies (with rest shapes) collide too.
+    between_bodies: bool,
+    /// Per entry: its body self-collides.
+    self_on: Vec<bool>,
+    /// World index of each colliding particle ("entry").
+    pub particle: Vec<u32>,
+    /// Body of each entry.
+    body: Vec<u32>,
+    /// Position of each entry in its body's rest shape (m).
+    rest: Vec<Vec3>,
+    /// Entry of each world particle, `u32::MAX` when it does not self-collide.
+    pub entry_of: Vec<u32>,
+    /// Entries by cell; its edge is the largest contact distance r_i + r_j.
+    grid: Grid,
+    /// Per entry: its current position (m), gathered once per substep.
+    pub pos: Vec<Vec3>,
+    /// Per entry: the push it gets this substep (m).
+    pub correction: Vec<Vec3>,
+    /// Per body: the box around its entries' positions this substep
+    /// (empty for a body without entries). A particle that cannot touch
+    /// its own body looks for partners only near another body's box.
+    body_box: Vec<[Vec3; 2]>,
+    /// Per entry, [`LISTED`] slots of the entries it could touch.
+    pub lists: Vec<u32>,
+    /// Per entry: how many slots are listed, or [`UNLISTED`].
+    pub listed: Vec<u32>,
+    /// Per entry: where it was when the lists were gathered.
+    pub anchors: Anchors,
+}
+
+impl RestShape {
+    /// False when a particle's radius is so large against the spacing of
+    /// the rest shape ([`crate::limits::RADIUS_PER_SPACING`]) that
+    /// the spatial hash would compare every particle with every other.
+    fn hash_is_useful(&self, radius: &[f32]) -> bool {
+        let spacing = crate::limits::spacing(self.rest.iter().copied());
+        let largest = radius[self.first..self.first + self.rest.len()]
+            .iter()
+            .fold(0f32, |a, &r| a.max(r));
+        !spacing.is_finite() || largest <= crate::limits::RADIUS_PER_SPACING * spacing
+    }
+}
+
+impl ParticleContacts {
+    /// Records the rest shape of the particles `first..first + rest.len()`
+    /// of `body`, so its self-collision can be switched on.
+    pub fn set_rest_shape(&mut self, body: usize, first: usize, rest: Vec<Vec3>) {
+        if self.shapes.len() <= body {
+            self.shapes.resize_with(body + 1, || None);
+        }
+        self.shapes[body] = Some(RestShape {
+            first,
+            rest,
+            enabled: false,
+        });
+    }
+
+    /// Makes room in `body`'s rest shape for `more` particles.
+    pub fn reserve_rest_shape(&mut self, body: usize, more: usize) {
+        if let Some(Some(shape)) = self.shapes.get_mut(body) {
+            shape.rest.reserve(more);
+        }
+    }
+
+    /// Grows `body`'s rest shape to its particles `first..first + count`,
+    /// each new one resting where `rest_of` its index in the body says (a
+    /// split particle's copy rests where its original does); rebuilds the
+    /// entries when the body takes part in contacts.
+    pub fn grow_rest_shape(
+        &mut self,
+        body: usize,
+        count: usize,
+        rest_of: impl Fn(&[Vec3], usize) -> Vec3,
+        radius: &[f32],
+    ) {
+        let Some(Some(shape)) = self.shapes.get_mut(body) else {
+            return;
+        };
+        while shape.rest.len() < count {
+            let r = rest_of(&shape.rest, shape.rest.len());
+            shape.rest.push(r);
+        }
+        if shape.enabled || self.between_bodies {
+            self.rebuild(radius);
+        }
+    }
+
+    /// Scales `body`'s rest shape by `by` about its centre; rebuilds the
+    /// entries when the body takes part in contacts.
+    pub fn scale_rest_shape(&mut self, body: usize, by: f32, radius: &[f32]) {
+        let Some(Some(shape)) = self.shapes.get_mut(body) else {
+            return;
+        };
+        super::volume::scale_about_mean(&mut shape.rest, by);
+        if shape.enabled || self.between_bodies {
+            self.rebuild(radius);
+        }
+    }
+
+    /// The rest shape of `body`, if it has one.
+    pub fn rest_shape(&self, body: usize) -> Option<&[Vec3]> {
+        self.shapes.get(body)?.as_ref().map(|s| s.rest.as_slice())
+    }
+
+    /// Whether `body` self-collides.
+    pub fn enabled(&self, body: usize) -> bool {
+        self.shapes
+            .get(body)
+            .is_some_and(|s| s.as_ref().is_some_and(|s| s.enabled))
+    }
+
+    /// Switches self-collision of `body` on or off (it needs a rest shape);
+    /// rebuilds the entries and the hash storage. Returns whether it is on.
+    pub fn set_enabled(&mut self, body: usize, on: bool, radius: &[f32]) -> bool {
+        let Some(Some(shape)) = self.shapes.get_mut(body) else {
+            return false;
+        };
+        if on && !shape.hash_is_useful(radius) {
+            return false;
+        }
+        shape.enabled = on;
+        self.rebuild(radius);
+        on
+    }
+
+    /// Whether particles of different bodies collide.
+    pub fn between_bodies(&self) -> bool {
+        self.between_bodies
+    }
+
+    /// Switches collisions between particles of different bodies.
+    pub fn set_between_bodies(&mut self, on: bool, radius: &[f32]) {
+        self.between_bodies = on;
+        self.rebuild(radius);
+    }
+
+    /// Lists the colliding particles again and sizes the hash storage.
+    fn rebuild(&mut self, radius: &[f32]) {
+        self.particle.clear();
+        self.body.clear();
+        self.self_on.clear();
+        self.rest.clear();
+        self.entry_of.clear();
+        self.entry_of.resize(radius.len(), u32::MAX);
+        let mut cell = 0f32;
+        for (b, shape) in self.shapes.iter().enumerate() {
+            // Between bodies, only bodies whose radius keeps the hash useful.
+            let Some(shape) = shape
+                .as_ref()
+                .filter(|s| s.enabled || (self.between_bodies && s.hash_is_useful(radius)))
+            else {
+                continue;
+            };
+            for (k, &r) in shape.rest.iter().enumerate() {
+                let p = shape.first + k;
+                self.entry_of[p] = self.particle.len() as u32;
+                self.particle.push(p as u32);
+                self.body.push(b as u32);
+                self.self_on.push(shape.enabled);
+                self.rest.push(r);
+                cell = cell.max(2.0 * radius[p]);
+            }
+        }
+        let n = self.particle.len();
+        self.grid = Grid::new(n);
+        self.grid.cell = cell.max(super::grid::MIN_CELL);
+        self.pos = vec![Vec3::ZERO; n];
+        self.correction = vec![Vec3::ZERO; n];
+        self.body_box = vec![[Vec3::ZERO; 2]; self.shapes.len()];
+        self.lists = vec![0; n * LISTED];
+        self.listed = vec![UNLISTED; n];
+        let on = self.anchors.enabled();
+        self.anchors = Anchors::new(n);
+        self.anchors.set_enabled(on);
+    }
+
+    /// Keeps neighbour lists across substeps (on, the default) or walks
+    /// the hash for every particle every substep (off); the same bits.
+    pub fn set_lists(&mut self, on: bool) {
+        self.anchors.set_enabled(on);
+        self.listed.fill(UNLISTED);
+    }
+
+    /// Sizes the particle → entry map for `particles` world particles
+    /// (bodies added after a colliding one); allocates only then.
+    pub fn fit(&mut self, particles: usize) {
+        if !self.particle.is_empty() {
+            self.entry_of.resize(particles, u32::MAX);
+        }
+    }
+
+    /// Number of particles that take part in contacts.
+    pub fn len(&self) -> usize {
+        self.particle.len()
+    }
+
+    /// Sorts the entries into the hash by their positions `pos` and boxes
+    /// each body's entries, then decides whether the lists hold; `from`
+    /// gives a world particle's position at the start of the substep (one
+    /// thread).
+    pub fn build(&mut self, from: impl Fn(usize) -> Vec3) {
+        self.body_box.fill([Vec3::INFINITY, Vec3::NEG_INFINITY]);
+        for k in 0..self.len() {
+            self.grid.place(k, self.pos[k]);
+            let b = &mut self.body_box[self.body[k] as usize];
+            *b = [b[0].min(self.pos[k]), b[1].max(self.pos[k])];
+        }
+        self.grid.sort();
+        let points = (0..self.len()).map(|k| (k, from(self.particle[k] as usize), self.pos[k]));
+        let cell = self.grid.cell;
+        self.anchors.check(points, (LEAST * cell, MOST * cell));
+    }
+
+    /// Whether entries `k` and `j` may push each other at all (not one
+    /// particle, not neighbours in a rest shape, their bodies' switches
+    /// on), for contact distance `reach`.
+    fn may_touch(&self, k: usize, j: usize, reach: f32) -> bool {
+        let same_body = self.body[j] == self.body[k];
+        j != k
+            && !((same_body && !self.self_on[k]) || (!same_body && !self.between_bodies))
+            && !(same_body && self.rest[k].distance_squared(self.rest[j]) <= reach * reach)
+    }
+
+    /// Gathers entry `k`'s list into `out` ([`LISTED`] slots): every entry
+    /// it may touch whose anchor is within their contact distance + 2M of
+    /// its own; how many, or [`UNLISTED`] (also for an entry that looks
+    /// for no pushes now: should it start to, it walks the hash).
+    pub fn gather(&self, k: usize, out: &mut [u32], inv_mass: &[f32], radius: &[f32]) -> u32 {
+        if !self.pushed(k, inv_mass) {
+            return UNLISTED;
+        }
+        let a = &self.anchors;
+        let (pk, ak) = (self.particle[k] as usize, a.at[k]);
+        // The hash holds this substep's positions, within a step of the
+        // anchors.
+        let r = self.grid.cell + 2.0 * a.margin + a.step;
+        let (lo, hi) = (self.grid.cell_at(ak - r), self.grid.cell_at(ak + r));
+        if (0..3).any(|x| hi[x] - lo[x] > 6) {
+            return UNLISTED;
+        }
+        let mut list = List::new(out);
+        self.grid.each_in_cells(lo, hi, |j| {
+            let reach = radius[pk] + radius[self.particle[j] as usize];
+            let grow = reach + 2.0 * a.margin;
+            if !self.may_touch(k, j, reach) || ak.distance_squared(a.at[j]) > grow * grow {
+                return;
+            }
+            list.push(j);
+        });
+        list.finish().unwrap_or(UNLISTED)
+    }
+
+    /// Whether entry `k` can touch a particle of another body: it is
+    /// within the largest contact distance (the cell) of that body's box.
+    /// (Not finite positions compare false and are searched as before.)
+    fn near_another_body(&self, k: usize) -> bool {
+        let (x, reach, own) = (self.pos[k], self.grid.cell, self.body[k] as usize);
+        self.body_box.iter().enumerate().any(|(b, [lo, hi])| {
+            b != own && !((x + reach).cmplt(*lo).any() || (x - reach).cmpgt(*hi).any())
+        })
+    }
+
+    /// Whether entry `k` looks for pushes at all: it can move, and it
+    /// self-collides or is near another body.
+    fn pushed(&self, k: usize, inv_mass: &[f32]) -> bool {
+        inv_mass[self.particle[k] as usize] != 0.0
+            && (self.self_on[k] || self.between_bodies && self.near_another_body(k))
+    }
+
+    /// The push entry `k` gets from entry `j`, if they overlap.
+    fn push_from(&self, k: usize, j: usize, inv_mass: &[f32], radius: &[f32]) -> Option<Vec3> {
+        let (pk, pj) = (self.particle[k] as usize, self.particle[j] as usize);
+        let reach = radius[pk] + radius[pj];
+        let d = self.pos[k] - self.pos[j];
+        let dist2 = d.length_squared();
+        if dist2 >= reach * reach || dist2 < 1e-18 || !self.may_touch(k, j, reach) {
+            return None;
+        }
+        let (wk, dist) = (inv_mass[pk], dist2.sqrt());
+        let share = wk / (wk + inv_mass[pj]);
+        Some(d * ((reach - dist) / dist * share))
+    }
+
+    /// The push entry `k` gets from every particle it overlaps, walking
+    /// the 27 cells around it. `inv_mass` and `radius` are indexed by
+    /// world particle.
+    pub fn push_of(&self, k: usize, inv_mass: &[f32], radius: &[f32]) -> Vec3 {
+        let mut push = Vec3::ZERO;
+        if !self.pushed(k, inv_mass) {
+            return push;
+        }
+        let home = self.grid.cell_of(k);
+        let around = (home.map(|c| c - 1), home.map(|c| c + 1));
+        self.grid.each_in_cells(around.0, around.1, |j| {
+            if let Some(p) = self.push_from(k, j, inv_mass, radius) {
+                push += p;
+            }
+        });
+        push
+    }
+
+    /// [`ParticleContacts::push_of`] from entry `k`'s `list` (from
+    /// [`ParticleContacts::gather`]): the same sum, to the bit.
+    pub fn push_among(&self, k: usize, list: &[u32], inv_mass: &[f32], radius: &[f32]) -> Vec3 {
+        if !self.pushed(k, inv_mass) {
+            return Vec3::ZERO;
+        }
+        // The walk's order: cell (x, y, z), then entry.
+        let mut found = [([0i32; 3], 0u32, Vec3::ZERO); PUSHES];
+        let mut n = 0;
+        for &j in list {
+            let Some(p) = self.push_from(k, j as usize, inv_mass, radius) else {
+                continue;
+            };
+            if n == PUSHES {
+                return self.push_of(k, inv_mass, radius);
+            }
+            found[n] = (self.grid.cell_of(j as usize), j, p);
+            n += 1;
+        }
+        let found = &mut found[..n];
+        found.sort_unstable_by_key(|&(cell, j, _)| (cell, j));
+        found.iter().fold(Vec3::ZERO, |push, &(.., p)| push + p)
+    }
+}

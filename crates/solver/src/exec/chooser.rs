@@ -1,0 +1,204 @@
+//! Which team size a frame runs on, by measurement (see [`Chooser`]).
+//!
+//! Results are bit-identical for any team size, so the choice is free to
+//! follow the machine: the sizes tried are the whole pool, the cores this
+//! process may use, and 1. On two idle cores two threads win; with
+//! another program holding one of them, a barrier waits for a thread the
+//! OS is not running and one thread wins (two took 1.7× as long); four
+//! threads on two cores lose to two.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How often a frame tries a team size other than the fastest lately.
+pub(super) const TRIAL_EVERY: u64 = 32;
+
+/// Frames not measured at the start.
+const WARM_UP: u64 = 2;
+
+/// Frame times kept per team size; the estimate is their mean, what the
+/// frames cost on average. (Their least or median chose two threads next
+/// to two busy programs: half its frames took 2.8 ms, the others 13.5 ms
+/// while the OS ran a busy program instead of one of them, against 5.5 ms
+/// on one thread.)
+const SAMPLES: usize = 8;
+
+/// Frames measured on each team size before the choice starts.
+const FIRST_SAMPLES: usize = 2;
+
+/// One team size and its last frame times.
+#[derive(Debug)]
+struct Measured {
+    size: usize,
+    /// Frame times (s), a ring of the last [`SAMPLES`].
+    times: [f64; SAMPLES],
+    /// Frames recorded.
+    count: usize,
+}
+
+impl Measured {
+    fn mean(&self) -> f64 {
+        let n = self.count.min(SAMPLES);
+        self.times[..n].iter().sum::<f64>() / n as f64
+    }
+}
+
+#[derive(Debug)]
+struct State {
+    /// Frames picked.
+    frame: u64,
+    /// The size of the last frame recorded, and whether none of it was
+    /// measured since the change.
+    last: usize,
+    fresh: bool,
+    sizes: Vec<Measured>,
+}
+
+/// The team size of each frame: the one whose last [`SAMPLES`] frames
+/// were fastest on average. Every [`TRIAL_EVERY`] frames, two frames try
+/// another size (the first wakes its threads and is not measured), so a
+/// machine that gets busy or idle again is noticed within a second.
+#[derive(Debug)]
+pub(super) struct Chooser {
+    state: Mutex<State>,
+}
+
+impl Chooser {
+    /// For a pool of `threads` threads: chooses among the pool, the
+    /// cores and one thread, or (`fixed`) always the pool.
+    pub(super) fn new(threads: usize, fixed: bool) -> Self {
+        let mut sizes = vec![threads, threads.min(crate::available_threads()), 1];
+        if fixed {
+            sizes.truncate(1);
+        }
+        sizes.dedup();
+        let sizes = (sizes.into_iter())
+            .map(|size| Measured {
+                size,
+                times: [f64::INFINITY; SAMPLES],
+                count: 0,
+            })
+            .collect();
+        Self {
+            state: Mutex::new(State {
+                frame: 0,
+                last: 0,
+                fresh: false,
+                sizes,
+            }),
+        }
+    }
+
+    /// Whether it always picks the whole pool.
+    pub(super) fn is_fixed(&self) -> bool {
+        self.state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .sizes
+            .len()
+            == 1
+    }
+
+    /// The team size of the last frame recorded (0 before the first).
+    pub(super) fn last(&self) -> usize {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).last
+    }
+
+    /// The team size for the next frame.
+    pub(super) fn pick(&self) -> usize {
+        let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let st = &mut *guard;
+        st.frame += 1;
+        // The first frames measure every size FIRST_SAMPLES times, largest
+        // first (the very first frames are not measured, see `took`).
+        if let Some(m) = st.sizes.iter().find(|m| m.count < FIRST_SAMPLES) {
+            return m.size;
+        }
+        let best = (0..st.sizes.len())
+            .min_by(|&a, &b| st.sizes[a].mean().total_cmp(&st.sizes[b].mean()))
+            .unwrap_or(0);
+        // A trial is two frames: the first wakes the threads (up to 15 ms
+        // here for a parked worker), the second is measured.
+        if st.frame % TRIAL_EVERY < 2 && st.sizes.len() > 1 {
+            let k = (st.frame / TRIAL_EVERY % (st.sizes.len() as u64 - 1)) as usize;
+            return st.sizes[if k >= best { k + 1 } else { k }].size;
+        }
+        st.sizes[best].size
+    }
+
+    /// Records that a frame on `size` threads took `elapsed`.
+    pub(super) fn took(&self, size: usize, elapsed: Duration) {
+        let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let st = &mut *guard;
+        if st.frame <= WARM_UP {
+            // The first frames start the workers and warm the caches (a
+            // team's first frames took 9–15 ms against 0.8 ms after).
+            return;
+        }
+        if st.last != size {
+            // A change of size: this frame woke parked threads or left
+            // them, and is not measured.
+            st.last = size;
+            st.fresh = true;
+            return;
+        }
+        let fresh = std::mem::take(&mut st.fresh);
+        if let Some(m) = st.sizes.iter_mut().find(|m| m.size == size) {
+            let t = elapsed.as_secs_f64();
+            if fresh && m.count >= FIRST_SAMPLES {
+                // A trial (or a change back): the old times are stale; if
+                // this one beats the others it is chosen from the next frame.
+                m.times = [t; SAMPLES];
+            } else {
+                m.times[m.count % SAMPLES] = t;
+            }
+            m.count += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The team-size choice with the machine's timings replaced by given
+    /// ones: deterministic, unlike a run beside busy programs.
+    #[test]
+    fn frames_run_on_the_team_size_that_was_fastest_and_follow_a_change() {
+        let chooser = Chooser::new(2, false);
+        let ms = std::time::Duration::from_micros;
+        let run = |frames: usize, two: u64, one: u64| {
+            let mut on_two = 0;
+            for _ in 0..frames {
+                let size = chooser.pick();
+                on_two += usize::from(size == 2);
+                chooser.took(size, ms(if size == 2 { two } else { one }));
+            }
+            on_two
+        };
+        // Another program holds a core: two threads take 2.2× as long.
+        let on_two = run(320, 3000, 1360);
+        // Two of every TRIAL_EVERY frames try the other size.
+        assert!(on_two <= 320 / 10, "{on_two} of 320 frames on two threads");
+        // It ends: two threads take 0.6× as long, chosen from the next trial on.
+        run(2 * TRIAL_EVERY as usize, 820, 1360);
+        let on_two = run(320, 820, 1360);
+        assert!(
+            on_two >= 320 - 320 / 10,
+            "{on_two} of 320 frames on two threads"
+        );
+    }
+
+    #[test]
+    fn a_fixed_team_runs_every_frame_on_its_size_however_slow() {
+        // The panel's "threads 2": the user's choice, not the measurements'.
+        let chooser = Chooser::new(2, true);
+        assert!(chooser.is_fixed());
+        for _ in 0..3 * TRIAL_EVERY {
+            let size = chooser.pick();
+            assert_eq!(size, 2);
+            chooser.took(size, Duration::from_millis(50));
+        }
+        assert_eq!(chooser.last(), 2);
+    }
+}

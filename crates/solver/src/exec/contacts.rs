@@ -1,0 +1,298 @@
+//! Step 4's contact phase: particle–particle contacts (self-collision,
+//! between bodies; `solver::contacts`) and particle–triangle contacts
+//! (`solver::sheets`). Each is found by every thread for its share, with
+//! thread 0 alone building the hash; the pushes are applied by the
+//! particles' owners when the substep finishes
+//! ([`RawContacts::add_push`], [`RawSheets::add_push`]).
+
+use glam::{Vec3, Vec4};
+
+use super::pool::Team;
+use super::shared::Shared;
+use super::step::RawParticles;
+use crate::anchors::{Anchors, UNLISTED};
+use crate::contacts::{LISTED, ParticleContacts};
+use crate::sheets::{CAP, NONE, Shape, Sheets};
+
+/// Lists kept across substeps (`solver::anchors`), one per particle:
+/// `width` slots each, and how many are in use or [`UNLISTED`].
+#[derive(Clone, Copy, Debug)]
+struct RawLists {
+    slots: Shared<u32>,
+    used: Shared<u32>,
+    width: usize,
+}
+
+impl RawLists {
+    fn new(slots: &mut [u32], used: &mut [u32], width: usize) -> Self {
+        assert_eq!(
+            slots.len(),
+            width * used.len(),
+            "a list's slots per particle"
+        );
+        Self {
+            slots: Shared::new(slots),
+            used: Shared::new(used),
+            width,
+        }
+    }
+
+    /// Particle `k`'s list this substep: gathered afresh by `gather`
+    /// (which fills the slots it is given and says how many) when the
+    /// anchors say so; None when it searches the hash instead.
+    ///
+    /// # Safety
+    /// `k` is the calling thread's, and no other thread touches its list.
+    unsafe fn of<'a>(
+        self,
+        k: usize,
+        anchors: &Anchors,
+        gather: impl FnOnce(&mut [u32]) -> u32,
+    ) -> Option<&'a [u32]> {
+        let start = k * self.width;
+        // SAFETY: the caller's contract: list `k` is this thread's alone.
+        unsafe {
+            if anchors.regather {
+                let used = gather(self.slots.part_mut(start..start + self.width));
+                self.used.set(k, used);
+            }
+            match self.used.get(k) {
+                UNLISTED => None,
+                _ if !anchors.listing => None,
+                used => Some(self.slots.part(start..start + used as usize)),
+            }
+        }
+    }
+}
+
+/// The particle-contact data for one step; None when no particle takes
+/// part in contacts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawContacts {
+    /// The one table, rebuilt by thread 0 alone.
+    all: Shared<ParticleContacts>,
+    particle: Shared<u32>,
+    entry_of: Shared<u32>,
+    pos: Shared<Vec3>,
+    correction: Shared<Vec3>,
+    /// Each entry's neighbour list.
+    lists: RawLists,
+}
+
+impl RawContacts {
+    /// None when no particle is in contacts; `entry_of` must fit the world.
+    pub fn new(sc: &mut ParticleContacts, particles: usize) -> Option<Self> {
+        if sc.len() == 0 {
+            return None;
+        }
+        assert_eq!(sc.entry_of.len(), particles, "contacts fit the world");
+        let len = sc.particle.len();
+        assert!(sc.pos.len() == len && sc.correction.len() == len);
+        assert_eq!(sc.listed.len(), len);
+        Some(Self {
+            lists: RawLists::new(&mut sc.lists, &mut sc.listed, LISTED),
+            particle: Shared::new(&mut sc.particle),
+            entry_of: Shared::new(&mut sc.entry_of),
+            pos: Shared::new(&mut sc.pos),
+            correction: Shared::new(&mut sc.correction),
+            all: Shared::new(std::slice::from_mut(sc)),
+        })
+    }
+
+    /// Gathers the colliding particles' positions, hashes them and
+    /// computes each one's push.
+    ///
+    /// # Safety
+    /// Called by every thread of the team, between barriers as written.
+    pub unsafe fn find(self, p: RawParticles, team: &Team) {
+        let len = self.particle.len();
+        // SAFETY: each thread writes only its share of the entries, then
+        // the pieces of them it took (`Team::chunks`: each piece goes to
+        // one thread); thread 0 alone builds the hash while the others
+        // wait at a barrier; the pushes only read positions gathered
+        // before the previous barrier.
+        unsafe {
+            for k in team.share(len) {
+                let i = self.particle.get(k) as usize;
+                self.pos.set(k, (p.prev.get(i) + p.delta.get(i)).truncate());
+            }
+            team.sync();
+            if team.index == 0 {
+                // The others wait at the barrier below and hold no reference.
+                self.all.at(0).build(|i| p.prev.get(i).truncate());
+            }
+            team.sync();
+            let all = self.all.get_ref(0);
+            let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
+            team.chunks(len, CHUNK, |mine| {
+                for k in mine {
+                    let list = (self.lists)
+                        .of(k, &all.anchors, |out| all.gather(k, out, inv_mass, radius));
+                    let push = match list {
+                        None => all.push_of(k, inv_mass, radius),
+                        Some(list) => all.push_among(k, list, inv_mass, radius),
+                    };
+                    self.correction.set(k, push);
+                }
+            });
+            team.sync();
+        }
+    }
+
+    /// Adds particle `i`'s push this substep to `delta` (nothing when it
+    /// takes no part).
+    ///
+    /// # Safety
+    /// After [`RawContacts::find`]; `i` is the caller's particle.
+    #[inline]
+    pub unsafe fn add_push(self, i: usize, delta: &mut Vec3) {
+        // SAFETY: the caller's contract; entries are only read.
+        unsafe {
+            let k = self.entry_of.get(i);
+            if k != u32::MAX {
+                *delta += self.correction.get(k as usize);
+            }
+        }
+    }
+}
+
+/// Probes or triangles a thread takes at a time ([`Team::chunks`]).
+const CHUNK: usize = 64;
+
+/// The particle–triangle contact data for one step; None when collisions
+/// between bodies are off or nothing can touch a sheet.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RawSheets {
+    /// The one table, rebuilt by thread 0 alone.
+    all: Shared<Sheets>,
+    probe_of: Shared<u32>,
+    push: Shared<Vec3>,
+    hit: Shared<u32>,
+    corner_push: Shared<[Vec3; 3]>,
+    gathered: Shared<Vec4>,
+    /// Each probe's candidate triangles (`sheets::cached`).
+    candidates: RawLists,
+    /// Each triangle's shape this substep.
+    shapes: Shared<Shape>,
+}
+
+impl RawSheets {
+    /// None unless the tables fit a world of `particles` particles.
+    pub fn new(sh: &mut Sheets, particles: usize) -> Option<Self> {
+        if !(sh.any() && sh.probe_of.len() == particles && sh.gathered.len() == particles) {
+            return None;
+        }
+        assert!(sh.push.len() == sh.probe.len() && sh.hit.len() == sh.probe.len());
+        assert_eq!(sh.corner_push.len(), sh.probe.len());
+        assert_eq!(sh.cached.len.len(), sh.probe.len());
+        Some(Self {
+            shapes: Shared::new(&mut sh.shapes),
+            candidates: RawLists::new(&mut sh.cached.slots, &mut sh.cached.len, CAP),
+            probe_of: Shared::new(&mut sh.probe_of),
+            push: Shared::new(&mut sh.push),
+            hit: Shared::new(&mut sh.hit),
+            corner_push: Shared::new(&mut sh.corner_push),
+            gathered: Shared::new(&mut sh.gathered),
+            all: Shared::new(std::slice::from_mut(sh)),
+        })
+    }
+
+    /// The one table, read only by the passes of the solve (`Gas`).
+    pub fn table(&self) -> Shared<Sheets> {
+        self.all
+    }
+
+    /// Hashes the triangles, finds each probe's deepest contact and adds
+    /// up the corners' moves.
+    ///
+    /// # Safety
+    /// Called by every thread of the team, between barriers as written.
+    pub unsafe fn find(self, p: RawParticles, team: &Team) {
+        // SAFETY: positions are final for this phase (every thread is past
+        // the barrier below); each thread writes only the pieces it took
+        // (`Team::chunks`: each piece goes to one thread) of the
+        // triangles' shapes, then of the probes (their results and
+        // candidate slots); thread 0 alone builds the hash, marks the
+        // wanted triangles and gathers while the others wait at a barrier.
+        unsafe {
+            let (prev, delta) = (p.prev.slice(), p.delta.slice());
+            let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
+            let from = |i: usize| prev[i].truncate();
+            let x = |i: usize| (prev[i] + delta[i]).truncate();
+            team.sync();
+            {
+                let all = self.all.get_ref(0);
+                team.chunks(self.shapes.len(), CHUNK, |mine| {
+                    for t in mine {
+                        all.shape(t, self.shapes.at(t), (from, x), radius, all.wanted(t));
+                    }
+                });
+            }
+            team.sync();
+            if team.index == 0 {
+                self.all.at(0).build((from, x), radius);
+            }
+            team.sync();
+            let all = self.all.get_ref(0);
+            let regather = all.cached.anchors.regather;
+            team.chunks(self.push.len(), CHUNK, |mine| {
+                for k in mine {
+                    let list =
+                        (self.candidates).of(k, &all.cached.anchors, |out| all.gather(k, out));
+                    let found = match list {
+                        None => all.deepest(k, from, x, inv_mass, radius),
+                        Some(list) => all.deepest_among(k, list, from, x, inv_mass, radius),
+                    };
+                    let (t, push, corners) = match found {
+                        Some((t, c)) => (t, c.push, c.corners),
+                        None => (NONE, Vec3::ZERO, [Vec3::ZERO; 3]),
+                    };
+                    self.hit.set(k, t);
+                    self.push.set(k, push);
+                    self.corner_push.set(k, corners);
+                }
+            });
+            team.sync();
+            if team.index == 0 {
+                if regather {
+                    // Thread 0 alone, the others at the barrier below:
+                    // the shared view above is not used again.
+                    self.all.at(0).mark_wanted();
+                }
+                let all = self.all.get_ref(0);
+                for k in 0..self.push.len() {
+                    let t = self.hit.get(k);
+                    if t == NONE {
+                        continue;
+                    }
+                    for (c, &i) in all.triangle(t).iter().enumerate() {
+                        *self.gathered.at(i as usize) += self.corner_push.get(k)[c].extend(1.0);
+                    }
+                }
+            }
+            team.sync();
+        }
+    }
+
+    /// Adds particle `i`'s moves this substep to `delta`: its own push as a
+    /// probe, then its moves as a corner, averaged; the corner slot is
+    /// emptied for the next substep.
+    ///
+    /// # Safety
+    /// After [`RawSheets::find`]; `i` is the caller's particle.
+    #[inline]
+    pub unsafe fn add_push(self, i: usize, delta: &mut Vec3) {
+        // SAFETY: the caller's contract; only particle i's slot is written.
+        unsafe {
+            let k = self.probe_of.get(i);
+            if k != NONE {
+                *delta += self.push.get(k as usize);
+            }
+            let got = self.gathered.get(i);
+            if got.w > 0.0 {
+                *delta += got.truncate() / got.w;
+                self.gathered.set(i, Vec4::ZERO);
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+//! Several constraints of a colour at once, one per lane: the register
+//! interface ([`Lanes`]) and the kernels written once on it — a distance
+//! link's update and a dihedral hinge's projection. Each architecture's
+//! module implements the registers and the entry points: `simd` (x86-64:
+//! SSE and AVX) and `simd128` (the browser's wasm SIMD).
+//!
+//! Constraints of one colour share no particle, so N of them are N
+//! independent lanes: gather their particles (x_prev with w = inverse
+//! mass, and Δx), transpose them into x, y, z, w registers, run the update
+//! lane-wise with exactly the same operations in the same order as the
+//! constraint alone (IEEE sqrt and division, no fused multiply-add), then
+//! transpose back and scatter. Per-constraint columns load contiguously.
+//! No closures in a kernel: they would not inherit its target features.
+
+use std::ops::{Add, BitAnd, Div, Mul, Sub};
+
+use glam::Vec4;
+
+use super::kinds::Ctx;
+use super::links::{RawBatch, RawState};
+use super::quads::RawQuads;
+use crate::dihedral;
+use crate::real::Real;
+
+/// A register of `N` f32 lanes.
+pub(crate) trait Lanes:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + BitAnd<Output = Self>
+{
+    const N: usize;
+    fn splat(x: f32) -> Self;
+    fn sqrt(self) -> Self;
+    /// All ones in lanes where `self > other`, zero elsewhere.
+    fn gt(self, other: Self) -> Self;
+    /// |self|, lane-wise (the sign bit cleared).
+    fn abs(self) -> Self;
+    /// `other` in lanes where `self` is all zeros, zero where all ones.
+    fn and_not(self, other: Self) -> Self;
+    /// # Safety
+    /// `N` readable floats at `p`.
+    unsafe fn load(p: *const f32) -> Self;
+    /// # Safety
+    /// `N` writable floats at `p`.
+    unsafe fn store(self, p: *mut f32);
+    /// Particles `base[idx[j]]` (rows x, y, z, w) → columns x, y, z, w.
+    /// # Safety
+    /// `idx` has `N` valid indices.
+    unsafe fn gather(base: *const Vec4, idx: &[usize]) -> [Self; 4];
+    /// The inverse of [`Lanes::gather`].
+    /// # Safety
+    /// `idx` has `N` valid, distinct indices.
+    unsafe fn scatter(base: *mut Vec4, idx: &[usize], columns: [Self; 4]);
+}
+
+/// Constraints `i .. i + L::N` of `batch`: [`RawBatch::project_one`] lane-wise.
+///
+/// # Safety
+/// As for [`RawBatch::project`]; `i + L::N` is within the batch.
+#[inline(always)]
+pub(crate) unsafe fn project_lanes<L: Lanes, const FIRST: bool, const SLACK: bool>(
+    batch: &RawBatch,
+    i: usize,
+    p: RawState,
+    k: f32,
+) {
+    // SAFETY: the caller guarantees the pointers and indices are valid (see the `# Safety` section).
+    unsafe {
+        let c = batch.columns();
+        let (mut ia, mut ib) = ([0usize; 16], [0usize; 16]);
+        for j in 0..L::N {
+            ia[j] = *c.a.add(i + j) as usize;
+            ib[j] = *c.b.add(i + j) as usize;
+        }
+        let (ia, ib) = (&ia[..L::N], &ib[..L::N]);
+        let [pax, pay, paz, wa] = L::gather(p.prev.ptr(), ia);
+        let [pbx, pby, pbz, wb] = L::gather(p.prev.ptr(), ib);
+        let [dax, day, daz, daw] = L::gather(p.delta.ptr(), ia);
+        let [dbx, dby, dbz, dbw] = L::gather(p.delta.ptr(), ib);
+
+        let (mx, my, mz) = (dax - dbx, day - dby, daz - dbz);
+        let (dx, dy, dz) = ((pax - pbx) + mx, (pay - pby) + my, (paz - pbz) + mz);
+        let len2 = (dx * dx + dy * dy) + dz * dz;
+        let ok = len2.gt(L::splat(1e-18));
+        let inv_len = ok & (L::splat(1.0) / len2.sqrt());
+        let (nx, ny, nz) = (dx * inv_len, dy * inv_len, dz * inv_len);
+        // A negative rest length −L: a tension-only link, slack when shorter than L.
+        let rest = L::load(c.rest.add(i));
+        let cval = len2 * inv_len - if SLACK { rest.abs() } else { rest };
+        let lambda = if FIRST {
+            L::splat(0.0)
+        } else {
+            L::load(c.lambda.add(i))
+        };
+        let num = L::splat(-k) * cval - L::load(c.alpha_t.add(i)) * lambda;
+        let mut dl = ok & (num * L::load(c.inv_denom.add(i)));
+        if SLACK {
+            let zero = L::splat(0.0);
+            dl = (zero.gt(rest) & zero.gt(cval)).and_not(dl);
+        }
+        (lambda + dl).store(c.lambda.add(i));
+
+        let (sa, sb) = (wa * dl, wb * dl);
+        L::scatter(
+            p.delta.ptr(),
+            ia,
+            [dax + nx * sa, day + ny * sa, daz + nz * sa, daw],
+        );
+        L::scatter(
+            p.delta.ptr(),
+            ib,
+            [dbx - nx * sb, dby - ny * sb, dbz - nz * sb, dbw],
+        );
+    }
+}
+
+/// Hinges `c .. c + L::N` of `d`, one per lane.
+///
+/// # Safety
+/// As for the entry points (`simd::project_hinges8`, `simd128::project_hinges4`);
+/// every quad of `c .. c + L::N` is a hinge
+/// whose four particles are distinct.
+#[inline(always)]
+pub(crate) unsafe fn project_hinges<L: Lanes + Real>(
+    d: &RawQuads,
+    c: usize,
+    ctx: &Ctx,
+    first: bool,
+) {
+    let p = ctx.p;
+    // SAFETY: the caller's contract: the quads and their particles are
+    // this thread's, and no lane's particles meet another's.
+    unsafe {
+        let mut idx = [[0usize; 8]; 4];
+        for (k, corner) in idx.iter_mut().enumerate() {
+            for (j, slot) in corner.iter_mut().enumerate().take(L::N) {
+                *slot = d.idx.get(c + j)[k] as usize;
+            }
+        }
+        // Loops, not closures: a closure would not inherit AVX.
+        let zero = <L as Real>::splat(0.0);
+        let (mut prev, mut delta) = ([[zero; 4]; 4], [[zero; 4]; 4]);
+        let (mut x, mut w) = ([[zero; 3]; 4], [zero; 4]);
+        for k in 0..4 {
+            prev[k] = L::gather(p.prev.ptr(), &idx[k][..L::N]);
+            delta[k] = L::gather(p.delta.ptr(), &idx[k][..L::N]);
+            for a in 0..3 {
+                x[k][a] = prev[k][a] + delta[k][a];
+            }
+            w[k] = prev[k][3];
+        }
+        let rest = L::load(d.rest.ptr().add(c));
+        let size = L::load(d.size.ptr().add(c));
+        let alpha_t = if ctx.xpbd {
+            L::load(d.compliance.ptr().add(c)) / <L as Real>::splat(ctx.h * ctx.h)
+        } else {
+            zero
+        };
+        let lambda = if first {
+            zero
+        } else {
+            L::load(d.lambda.ptr().add(c))
+        };
+        let k = <L as Real>::splat(ctx.k);
+        let (dl, moves) = dihedral::project(x, w, (rest, size), alpha_t, k, lambda);
+        (lambda + dl).store(d.lambda.ptr().add(c));
+        for k in 0..4 {
+            let [mx, my, mz] = moves[k];
+            let dk = delta[k];
+            let moved = [dk[0] + mx, dk[1] + my, dk[2] + mz, dk[3] + zero];
+            L::scatter(p.delta.ptr(), &idx[k][..L::N], moved);
+        }
+    }
+}

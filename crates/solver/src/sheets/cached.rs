@@ -1,0 +1,222 @@
+//! Candidate triangles kept across substeps: the broad phase of the
+//! sheets' contacts.
+//!
+//! Searching the spatial hash for every probe in every substep cost 22×
+//! the rest of the step for two 64 × 64 sheets lying on each other. So
+//! each probe keeps a list of the triangles it could touch while no
+//! particle strays more than a margin M from where it was when the lists
+//! were gathered (its *anchor*): a triangle is a candidate when the box of
+//! its corners' anchors, grown by the contact distance + 2M, holds the
+//! probe's anchor. While every probe and corner stays within M of its
+//! anchor, a particle's path lies within M of its anchor and a triangle's
+//! box (corners at the start of the substep and now) within M of its
+//! anchors' box, so every triangle whose box test
+//! ([`Sheets::against`]) can pass is a candidate. When any strays further,
+//! every list is gathered again in that substep (`solver::anchors`; M is
+//! at least [`LEAST`] × the contact distance).
+//!
+//! Each substep a probe tests its candidates only, keeping those the full
+//! search would have walked (the same cells), and takes the deepest
+//! contact; of equally deep ones, the one the walk meets first (by sheet,
+//! cell and triangle), so the contacts are the full search's to the bit
+//! (`tests/parallel.rs`' golden hashes, and a test here). A probe with
+//! more than [`CAP`] candidates searches the hash as before.
+
+use glam::Vec3;
+
+use super::{Hit, NONE, Sheets, Touch, corners};
+use crate::anchors::{Anchors, List, UNLISTED};
+use crate::point_triangle::{Face, hit};
+
+/// Candidate slots per probe.
+pub(crate) const CAP: usize = 48;
+
+/// The least margin, as a share of the contact distance.
+const LEAST: f32 = 0.1;
+
+/// The largest margin, as a share of the contact distance: a faster
+/// fall searches the hash.
+const MOST: f32 = 2.0;
+
+/// The widest walk a gather makes, in cells per axis; beyond it (a fast
+/// body's large margin) the probe searches the hash.
+const WIDEST: i32 = 12;
+
+/// Each probe's candidates and the anchors they hold for.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Candidates {
+    /// Per probe, [`CAP`] slots of triangle indices.
+    pub slots: Vec<u32>,
+    /// Per probe: how many slots hold candidates, or [`UNLISTED`].
+    pub len: Vec<u32>,
+    /// The particles that are probes or triangle corners.
+    tracked: Vec<u32>,
+    /// Per world particle: where it was when the lists were gathered.
+    pub anchors: Anchors,
+}
+
+impl Candidates {
+    /// Storage for `probe`s among `particles` world particles, whose
+    /// triangles are `tri`; allocates.
+    pub fn new(probe: &[u32], tri: &[[u32; 3]], particles: usize) -> Self {
+        let mut seen = vec![false; particles];
+        for &i in probe.iter().chain(tri.iter().flatten()) {
+            seen[i as usize] = true;
+        }
+        Self {
+            slots: vec![0; probe.len() * CAP],
+            len: vec![UNLISTED; probe.len()],
+            tracked: (0..particles as u32)
+                .filter(|&i| seen[i as usize])
+                .collect(),
+            anchors: Anchors::new(particles),
+        }
+    }
+
+    /// Keeps candidates (on) or has every probe search the hash (off).
+    pub fn set_enabled(&mut self, on: bool) {
+        self.anchors.set_enabled(on);
+        self.len.fill(UNLISTED);
+    }
+
+    /// Whether the lists still hold this substep (see `solver::anchors`);
+    /// `reach` is the largest contact distance.
+    pub fn check(&mut self, from: impl Fn(usize) -> Vec3, x: impl Fn(usize) -> Vec3, reach: f32) {
+        let points = (self.tracked.iter()).map(|&i| (i as usize, from(i as usize), x(i as usize)));
+        self.anchors.check(points, (LEAST * reach, MOST * reach));
+    }
+}
+
+impl Sheets {
+    /// Gathers probe `k`'s candidates into `out` ([`CAP`] slots): how many,
+    /// or [`UNLISTED`].
+    pub fn gather(&self, k: usize, out: &mut [u32]) -> u32 {
+        let c = &self.cached.anchors;
+        let p0 = c.at[self.probe[k] as usize];
+        let grow = self.reach + 2.0 * c.margin;
+        let mut list = List::new(out);
+        for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
+            // The hash holds centroids of this substep: a candidate's is
+            // within its circumradius (need − reach, give or take the
+            // substep's moves) of its box.
+            let r = s.need + 2.0 * c.margin + 3.0 * c.step;
+            let (lo, hi) = (s.grid.cell_at(p0 - r), s.grid.cell_at(p0 + r));
+            if (0..3).any(|a| hi[a] - lo[a] > WIDEST) {
+                return UNLISTED;
+            }
+            s.grid.each_in_cells(lo, hi, |t| {
+                let t = s.first + t;
+                let a = super::corners(self.tri[t], |i| c.at[i]);
+                let (tlo, thi) = (a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2]));
+                if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
+                    return;
+                }
+                list.push(t);
+            });
+        }
+        list.finish().unwrap_or(UNLISTED)
+    }
+
+    /// [`Sheets::deepest`] among `candidates` (from [`Sheets::gather`]):
+    /// the same contact, to the bit.
+    pub fn deepest_among(
+        &self,
+        k: usize,
+        candidates: &[u32],
+        prev: impl Fn(usize) -> Vec3,
+        x: impl Fn(usize) -> Vec3,
+        inv_mass: &[f32],
+        radius: &[f32],
+    ) -> Option<(u32, Touch)> {
+        let (p, (from, to), partners) = self.probe_at(k, &prev, &x);
+        // The walk's order: sheet, cell (x, y, z), triangle.
+        type Key = (u32, [i32; 3], u32);
+        let mut best: Option<(u32, Hit, Key)> = None;
+        let mut walk: Option<(u32, [i32; 3], [i32; 3])> = None;
+        for &t in candidates {
+            let Some(c) = self.consider(t as usize, p, partners, (from, to), inv_mass, radius[p])
+            else {
+                continue;
+            };
+            // A hit counts where the full search walks (it rarely does
+            // not: a path over four cells long is searched near its end).
+            let si = self.sheet_of[t as usize];
+            let s = &self.sheets[si as usize];
+            let (lo, hi) = match walk {
+                Some((w, lo, hi)) if w == si => (lo, hi),
+                _ => {
+                    let (lo, hi) = s.walk(from, to);
+                    walk = Some((si, lo, hi));
+                    (lo, hi)
+                }
+            };
+            let cell = s.grid.cell_at(self.shapes[t as usize].mid.0);
+            if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
+                continue;
+            }
+            let key = (si, cell, t);
+            let better = best
+                .as_ref()
+                .is_none_or(|b| c.depth > b.1.depth || (c.depth == b.1.depth && key < b.2));
+            if better {
+                best = Some((t, c, key));
+            }
+        }
+        best.map(|(t, h, _)| {
+            let at = (&prev, &x);
+            (t, self.moves_at(t as usize, p, h, (from, to), at, inv_mass))
+        })
+    }
+}
+
+impl Sheets {
+    /// Particle `i`'s contact with the sheets, projected along the normal
+    /// only (no friction), for a balloon's gas (`exec/gas.rs`): the
+    /// deepest touch among its candidates (the triangles where they are
+    /// now, `prev` and `x`) moves the corners by their share through
+    /// `push_corner`, which may stop them short (at a collider), and the
+    /// particle takes what is left of the depth then: its move. Zero for
+    /// a particle that is no probe, or whose list is not kept (it moves
+    /// fast: the contacts after the solve push it as before).
+    pub(crate) fn gas_touch(
+        &self,
+        i: usize,
+        (from, to): (Vec3, Vec3),
+        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
+        (inv_mass, radius): (&[f32], &[f32]),
+        mut push_corner: impl FnMut(usize, Vec3),
+    ) -> Vec3 {
+        let k = self.probe_of.get(i).copied().unwrap_or(NONE) as usize;
+        let Some(&listed) = self.cached.len.get(k).filter(|&&n| n != UNLISTED) else {
+            return Vec3::ZERO;
+        };
+        let partners = self.partners_of(k);
+        let wp = inv_mass[i];
+        let touch = |ids: [u32; 3]| {
+            let face = Face::of(corners(ids, &prev), corners(ids, &x))?;
+            let reach = radius[i] + corners(ids, |c| radius[c]).iter().sum::<f32>() / 3.0;
+            let h = hit(from, to, &face, reach, wp, || corners(ids, |c| inv_mass[c]))?;
+            Some((h, face.normal()))
+        };
+        let mut deepest: Option<(Hit, Vec3, [u32; 3])> = None;
+        for &t in &self.cached.slots[k * CAP..k * CAP + listed as usize] {
+            let (t, ids) = (t as usize, self.tri[t as usize]);
+            if self.ignores(t, partners) {
+                continue;
+            }
+            if let Some((h, n)) = touch(ids)
+                && deepest.as_ref().is_none_or(|d| h.depth > d.0.depth)
+            {
+                deepest = Some((h, n, ids));
+            }
+        }
+        let Some((h, n, ids)) = deepest else {
+            return Vec3::ZERO;
+        };
+        let moves = h.corner_moves(n, corners(ids, |c| inv_mass[c]));
+        for (&c, m) in ids.iter().zip(moves) {
+            push_corner(c as usize, m);
+        }
+        touch(ids).map_or(Vec3::ZERO, |(h, n)| h.full_push(n))
+    }
+}
