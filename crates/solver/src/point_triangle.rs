@@ -23,9 +23,9 @@ pub(crate) struct Touch {
 
 /// A triangle as [`hit`] needs it, found once a substep per triangle
 /// (`Sheets::build`) rather than once per particle that might touch it:
-/// its unit normals now and at the start of the substep, its first
-/// corner then and now, and its edges' products for barycentric
-/// coordinates.
+/// its unit normal now and its normal (of any length) at the start of
+/// the substep, its first corner then and now, and its edges' products
+/// for barycentric coordinates.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Face {
     n: Vec3,
@@ -43,9 +43,17 @@ pub(crate) struct Face {
 impl Face {
     /// The face of a triangle that moved `was` → `now`; None for a
     /// degenerate one (no normal, or no barycentric coordinates).
+    #[inline(always)]
     pub fn of(was: [Vec3; 3], now: [Vec3; 3]) -> Option<Self> {
         let n = (now[1] - now[0]).cross(now[2] - now[0]).try_normalize()?;
-        let n0 = (was[1] - was[0]).cross(was[2] - was[0]).try_normalize()?;
+        // Only the sign of a distance along the old normal is used (the
+        // side a particle started on), so it is left at its length; it is
+        // degenerate where normalizing it would fail.
+        let n0 = (was[1] - was[0]).cross(was[2] - was[0]);
+        let n0_length_squared = n0.length_squared();
+        if !(n0_length_squared > 0.0 && n0_length_squared.is_finite()) {
+            return None;
+        }
         let (e0, e1) = (now[1] - now[0], now[2] - now[0]);
         let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
         let det = d00 * d11 - d01 * d01;
@@ -111,6 +119,7 @@ impl Hit {
 /// the module doc); `reach` = r + r_t, `wp` and `wt` the inverse masses
 /// (the corners' read only for a touch: most candidates miss).
 /// Only the deepest of a particle's hits gets its moves ([`moves`]).
+#[inline(always)]
 pub(crate) fn hit(
     from: Vec3,
     to: Vec3,

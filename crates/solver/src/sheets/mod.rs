@@ -443,6 +443,7 @@ impl Sheets {
 
     /// Triangle `t` for particle `p` (which moved `from` → `to`): unless
     /// it is torn or has one of `partners` as a corner, [`Sheets::against`].
+    #[inline(always)]
     fn consider(
         &self,
         t: usize,
@@ -461,6 +462,7 @@ impl Sheets {
     /// Particle `p` of radius `r`, which moved `from` → `to` this
     /// substep, against triangle `t` (its [`Shape`] this substep): a
     /// cheap box test, then [`hit`].
+    #[inline(always)]
     fn against(
         &self,
         t: usize,
