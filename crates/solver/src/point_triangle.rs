@@ -154,6 +154,7 @@ pub(crate) fn hit(
 /// The moves of a particle that moved `from` → `to` and of the corners of
 /// a triangle that moved `was` → `now`, of normal `n`, at `hit`.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn moves(
     hit: Hit,
     from: Vec3,

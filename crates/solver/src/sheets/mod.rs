@@ -415,6 +415,7 @@ impl Sheets {
 
     /// Whether triangle `t` holds nothing up (torn) or has one of
     /// `partners` as a corner.
+    #[inline(always)]
     fn ignores(&self, t: usize, partners: &[u32]) -> bool {
         let partner = |i: &u32| partners.contains(i);
         !self.alive[t] || (!partners.is_empty() && self.tri[t].iter().any(partner))
