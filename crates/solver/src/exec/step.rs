@@ -351,7 +351,10 @@ impl Frame<'_> {
                     let w = p.inv_mass.get(i);
                     let colliders: &[Collider] = if COLLIDE { self.colliders } else { &[] };
                     for c in colliders {
+                        // Held by static friction it keeps no motion and
+                        // does no work (0 added to the books).
                         if let Some((taken, kept)) = c.resolve(prev, &mut delta, p.radius.get(i), h)
+                            && kept != Vec3::ZERO
                         {
                             p.lost.at(i)[losses::FRICTION] +=
                                 friction_work(w, taken * inv_h, kept * inv_h);
