@@ -318,12 +318,14 @@ impl ParticleContacts {
 
     /// Whether entry `k` looks for pushes at all: it can move, and it
     /// self-collides or is near another body.
+    #[inline(always)]
     fn pushed(&self, k: usize, inv_mass: &[f32]) -> bool {
         inv_mass[self.particle[k] as usize] != 0.0
             && (self.self_on[k] || self.between_bodies && self.near_another_body(k))
     }
 
     /// The push entry `k` gets from entry `j`, if they overlap.
+    #[inline(always)]
     fn push_from(&self, k: usize, j: usize, inv_mass: &[f32], radius: &[f32]) -> Option<Vec3> {
         let (pk, pj) = (self.particle[k] as usize, self.particle[j] as usize);
         let reach = radius[pk] + radius[pj];

@@ -52,13 +52,15 @@ impl Grid {
     /// are then only compared, never lost. (Floor without the libm call,
     /// which was a fifth of the contacts' time: truncate, then step down
     /// below zero.)
+    #[inline(always)]
     pub fn cell_at(&self, x: Vec3) -> [i32; 3] {
         let c = x / self.cell;
-        [c.x, c.y, c.z].map(|v| {
+        let floor = |v: f32| {
             let v = v.clamp(-MAX_CELL_INDEX, MAX_CELL_INDEX);
             let t = v as i32;
             t - i32::from((t as f32) > v)
-        })
+        };
+        [floor(c.x), floor(c.y), floor(c.z)]
     }
 
     /// Puts item `k` at point `x` (sorted by the next [`Grid::sort`]).

@@ -106,7 +106,8 @@ impl Hit {
     /// correction, as in [`moves`].
     pub fn corner_moves(&self, n: Vec3, wt: [f32; 3]) -> [Vec3; 3] {
         let dir = n * (self.side * self.depth / self.denom);
-        [0, 1, 2].map(|k| -dir * (self.b[k] * wt[k]))
+        let corner = |k: usize| -dir * (self.b[k] * wt[k]);
+        [corner(0), corner(1), corner(2)]
     }
 
     /// The particle's move out along `n` when the triangle cannot move.
@@ -184,9 +185,10 @@ pub(crate) fn moves(
         slid * (grip / length)
     };
     let dir = (n * (side * depth) - held) / denom;
+    let corner = |k: usize| -dir * (b[k] * wt[k]);
     Touch {
         push: dir * wp,
-        corners: [0, 1, 2].map(|k| -dir * (b[k] * wt[k])),
+        corners: [corner(0), corner(1), corner(2)],
     }
 }
 

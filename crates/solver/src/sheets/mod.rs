@@ -134,6 +134,7 @@ impl Sheet {
     /// those of centroids within `need` of its path (2 a side for a short
     /// path); around its end only, for a path longer than 4 cells (which
     /// no contact distance makes likely).
+    #[inline(always)]
     fn walk(&self, from: Vec3, to: Vec3) -> ([i32; 3], [i32; 3]) {
         let (lo, hi, end) = (
             self.grid.cell_at(from.min(to) - self.need),
@@ -141,10 +142,9 @@ impl Sheet {
             self.grid.cell_at(to),
         );
         let short = |a: usize| hi[a] - lo[a] <= 4;
-        (
-            [0, 1, 2].map(|a| if short(a) { lo[a] } else { end[a] - 2 }),
-            [0, 1, 2].map(|a| if short(a) { hi[a] } else { end[a] + 2 }),
-        )
+        let from = |a: usize| if short(a) { lo[a] } else { end[a] - 2 };
+        let to = |a: usize| if short(a) { hi[a] } else { end[a] + 2 };
+        ([from(0), from(1), from(2)], [to(0), to(1), to(2)])
     }
 }
 
@@ -398,6 +398,7 @@ impl Sheets {
 
     /// Probe `k`'s world particle, its path this substep (positions at the
     /// start from `prev`, now from `x`) and the particles it is joined to.
+    #[inline(always)]
     fn probe_at(
         &self,
         k: usize,
