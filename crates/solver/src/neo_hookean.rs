@@ -113,6 +113,7 @@ impl super::World {
 }
 
 /// F for corners `x` and D_m⁻¹ `shape`.
+#[inline(always)]
 fn deformation(x: [DVec3; 4], shape: &[f32; 9]) -> (DMat3, DMat3) {
     let dm_inv = DMat3::from_cols_array(&shape.map(|v| v as f64));
     let ds = DMat3::from_cols(x[1] - x[0], x[2] - x[0], x[3] - x[0]);
@@ -120,6 +121,7 @@ fn deformation(x: [DVec3; 4], shape: &[f32; 9]) -> (DMat3, DMat3) {
 }
 
 /// The corners' gradients of a constraint whose derivative by F is `dcdf`.
+#[inline(always)]
 fn corner_gradient(dcdf: DMat3, dm_inv: DMat3) -> [DVec3; 4] {
     let h = dcdf * dm_inv.transpose();
     let (g1, g2, g3) = (h.col(0), h.col(1), h.col(2));
