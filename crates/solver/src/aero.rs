@@ -20,9 +20,11 @@
 //! so the world stays finite at any density, coefficient or substep length
 //! (`tests/limits.rs`).
 //!
-//! The step computes each particle's change from the triangles around it
-//! (a fixed order per particle, read-only positions and velocities), so a
-//! thread writes only its own particles: bit-identical for any count.
+//! Each substep the step finds every triangle's air once ([`AirFace`],
+//! each thread its share of the triangles), then each particle's change
+//! from the triangles around it (a fixed order per particle, read-only
+//! positions and velocities), so a thread writes only its own triangles
+//! and particles: bit-identical for any count.
 
 use glam::Vec3;
 
@@ -41,6 +43,8 @@ pub struct Aero {
     pub(crate) around: Vec<u32>,
     /// Per particle: the velocity change of the next substep (m/s).
     pub(crate) dv: Vec<Vec3>,
+    /// Per triangle: its air this substep.
+    pub(crate) faces: Vec<AirFace>,
     /// Some triangle has a coefficient.
     active: bool,
 }
@@ -110,6 +114,7 @@ impl Aero {
             .flat_map(|(k, t)| t.iter().map(move |&i| (i, k as u32)));
         (self.start, self.around) = super::particles::by_particle(particles, corners);
         self.dv = vec![Vec3::ZERO; particles];
+        self.faces = vec![AirFace::default(); self.triangles.len()];
         self.active = self.coefficients.iter().any(|&(d, l)| d > 0.0 || l > 0.0);
     }
 
@@ -124,12 +129,96 @@ impl Aero {
     }
 }
 
+/// What every corner of a triangle shares of its air this substep, found
+/// once per triangle (a corner's change then needs only its inverse mass;
+/// found per corner, it was three times over).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AirFace {
+    /// Unit normal n̂.
+    n: Vec3,
+    /// ½ρA/3: each corner's share of the dynamic pressure's area term.
+    share: f32,
+    /// v_rel·n̂ and |v_rel|.
+    normal: f32,
+    speed: f32,
+    /// n̂ − (n̂·v̂)v̂ and its length.
+    across: Vec3,
+    reach: f32,
+    /// False for a triangle air does not push (degenerate, overflowing,
+    /// or still in the wind's frame).
+    pushed: bool,
+}
+
+impl AirFace {
+    /// The face of a triangle with corner positions `x` and velocities
+    /// `v` in air of density `rho` moving at `wind`.
+    #[inline]
+    pub(crate) fn of(x: [Vec3; 3], v: [Vec3; 3], rho: f32, wind: Vec3) -> Self {
+        let cross = (x[1] - x[0]).cross(x[2] - x[0]);
+        // A degenerate (or overflowing) triangle has no normal: no force.
+        let n = cross.normalize_or_zero();
+        let area = 0.5 * cross.length();
+        let rel = (v[0] + v[1] + v[2]) / 3.0 - wind;
+        let speed = rel.length();
+        // Speed² is divided by below: it must be a positive, finite number.
+        let usable = (speed * speed).is_normal();
+        if n == Vec3::ZERO || !area.is_finite() || !usable {
+            return Self::default();
+        }
+        let across = n - rel * (n.dot(rel) / (speed * speed));
+        Self {
+            n,
+            share: 0.5 * rho * area / 3.0,
+            normal: rel.dot(n),
+            speed,
+            across,
+            reach: across.length(),
+            pushed: true,
+        }
+    }
+
+    /// The velocity change (m/s) over a substep of `h` seconds it gives a
+    /// corner of inverse mass `w`, with coefficients `cd` and `cl`.
+    #[inline]
+    pub(crate) fn corner_dv(&self, w: f32, h: f32, cd: f32, cl: f32) -> Vec3 {
+        if !self.pushed {
+            return Vec3::ZERO;
+        }
+        let Self {
+            n,
+            normal,
+            speed,
+            across,
+            reach,
+            ..
+        } = *self;
+        let q = self.share * w * h;
+        // Written as (cap)·min(1, rate) so that no product overflows into
+        // ∞·0: the caps hold for any speed, density or mass.
+        // Drag: at most stops the triangle's normal motion.
+        let drag = if cd > 0.0 {
+            normal.abs() * (q * cd * normal.abs()).min(1.0)
+        } else {
+            0.0
+        };
+        let dv_drag = -n * (drag * normal.signum());
+        // Lift: along −sign(v·n̂)·(n̂ − (n̂·v̂)v̂), at most the triangle's speed.
+        let dv_lift = if reach > 0.0 && cl > 0.0 {
+            let lift = speed * (q * cl * normal.abs() * reach).min(1.0);
+            -across * (lift / reach * normal.signum())
+        } else {
+            Vec3::ZERO
+        };
+        dv_drag + dv_lift
+    }
+}
+
 /// The velocity change (m/s) over a substep of `h` seconds that a triangle
 /// (corner positions `x`, velocities `v`) gives a corner with inverse mass
 /// `w`, in air of density `rho` moving at `wind`.
+#[cfg(test)]
 #[allow(clippy::too_many_arguments)]
-#[inline]
-pub(crate) fn corner_dv(
+fn corner_dv(
     x: [Vec3; 3],
     v: [Vec3; 3],
     w: f32,
@@ -139,38 +228,7 @@ pub(crate) fn corner_dv(
     cd: f32,
     cl: f32,
 ) -> Vec3 {
-    let cross = (x[1] - x[0]).cross(x[2] - x[0]);
-    // A degenerate (or overflowing) triangle has no normal: no force.
-    let n = cross.normalize_or_zero();
-    let area = 0.5 * cross.length();
-    let rel = (v[0] + v[1] + v[2]) / 3.0 - wind;
-    let speed = rel.length();
-    // Speed² is divided by below: it must be a positive, finite number.
-    let usable = (speed * speed).is_normal();
-    if n == Vec3::ZERO || !area.is_finite() || !usable {
-        return Vec3::ZERO;
-    }
-    let normal = rel.dot(n);
-    let q = 0.5 * rho * area / 3.0 * w * h;
-    // Written as (cap)·min(1, rate) so that no product overflows into
-    // ∞·0: the caps hold for any speed, density or mass.
-    // Drag: at most stops the triangle's normal motion.
-    let drag = if cd > 0.0 {
-        normal.abs() * (q * cd * normal.abs()).min(1.0)
-    } else {
-        0.0
-    };
-    let dv_drag = -n * (drag * normal.signum());
-    // Lift: along −sign(v·n̂)·(n̂ − (n̂·v̂)v̂), at most the triangle's speed.
-    let across = n - rel * (n.dot(rel) / (speed * speed));
-    let reach = across.length();
-    let dv_lift = if reach > 0.0 && cl > 0.0 {
-        let lift = speed * (q * cl * normal.abs() * reach).min(1.0);
-        -across * (lift / reach * normal.signum())
-    } else {
-        Vec3::ZERO
-    };
-    dv_drag + dv_lift
+    AirFace::of(x, v, rho, wind).corner_dv(w, h, cd, cl)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use glam::Vec3;
 
 use super::shared::Shared;
 use super::step::RawParticles;
-use crate::aero::corner_dv;
+use crate::aero::AirFace;
 use crate::hand::{RIGID_STRAIN, pull};
 
 /// Cloth triangles' drag and lift: read only, but for `dv`, where each
@@ -21,34 +21,52 @@ pub(crate) struct RawAero {
     pub start: Shared<u32>,
     pub around: Shared<u32>,
     pub dv: Shared<Vec3>,
+    /// Per triangle: its air this substep, each thread writing its share.
+    pub faces: Shared<AirFace>,
 }
 
 impl RawAero {
-    /// The velocity change air gives particles `range` this substep, from
-    /// the triangles around each; in the wind's frame air never speeds a
-    /// particle up.
+    /// Finds triangles `range`' air this substep ([`AirFace`]).
     ///
     /// # Safety
     /// No thread writes positions or velocities during the call; no other
-    /// thread writes `dv` of particles `range`.
+    /// thread writes the faces of triangles `range`.
+    #[inline(never)]
+    pub unsafe fn faces(self, p: RawParticles, range: Range<usize>, air: (f32, Vec3)) {
+        let (density, wind) = air;
+        for t in range {
+            // SAFETY: triangle `t` is this thread's; particles are only read.
+            unsafe {
+                let corners = self.triangles.get(t);
+                let x = corners.map(|c| p.pos.get(c as usize));
+                let v = corners.map(|c| p.vel.get(c as usize));
+                self.faces.set(t, AirFace::of(x, v, density, wind));
+            }
+        }
+    }
+
+    /// The velocity change air gives particles `range` this substep, from
+    /// the faces around each; in the wind's frame air never speeds a
+    /// particle up.
+    ///
+    /// # Safety
+    /// After every thread's [`RawAero::faces`]; no thread writes positions
+    /// or velocities during the call; no other thread writes `dv` of
+    /// particles `range`.
     // Once a substep: kept out of the step's loop, whose speed moved by
     // 5 % when the compiler chose to inline this and `Held::pull`.
     #[inline(never)]
-    pub unsafe fn blow(self, p: RawParticles, range: Range<usize>, h: f32, air: (f32, Vec3)) {
-        let (density, wind) = air;
+    pub unsafe fn blow(self, p: RawParticles, range: Range<usize>, h: f32, wind: Vec3) {
         for i in range {
-            // SAFETY: `i` is this thread's; other particles are only read.
+            // SAFETY: `i` is this thread's; faces and velocities are only read.
             unsafe {
                 let w = p.inv_mass.get(i);
                 let mut dv = Vec3::ZERO;
                 if w > 0.0 {
                     for k in self.start.get(i)..self.start.get(i + 1) {
                         let t = self.around.get(k as usize) as usize;
-                        let corners = self.triangles.get(t);
                         let (cd, cl) = self.coefficients.get(t);
-                        let x = corners.map(|c| p.pos.get(c as usize));
-                        let v = corners.map(|c| p.vel.get(c as usize));
-                        dv += corner_dv(x, v, w, h, density, wind, cd, cl);
+                        dv += self.faces.get(t).corner_dv(w, h, cd, cl);
                     }
                     let u = p.vel.get(i) - wind;
                     let (before, after) = (u.length(), (u + dv).length());

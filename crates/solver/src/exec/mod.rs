@@ -8,7 +8,7 @@
 //!  Frame::run  (every thread of the team, same phases, same order)
 //!    prepare   Coloured::prepare      per colour, when caches are stale
 //!    per substep:
-//!      aero    RawAero::blow          force pass          ─ barrier
+//!      aero    RawAero::faces, blow   force pass          ─ barrier each
 //!      predict drivers, held hand     per particle share  ─ barrier
 //!      per Gauss–Seidel pass:
 //!        colour 0..n: Coloured::project for each kind     ─ barrier
@@ -144,6 +144,7 @@ pub(crate) fn step_frame(world: &mut World) {
     assert!(reach.iter().all(|&(i, _)| (i as usize) < p.len()));
     assert!(world.aero.dv.len() == p.len() || !world.aero.any());
     assert!(world.aero.start.len() == p.len() + 1 || !world.aero.any());
+    assert_eq!(world.aero.faces.len(), world.aero.triangles.len());
     let links = links::Links(&world.raw_batches);
     let quads = quads::QuadColours(&world.raw_quads);
     for gas in &mut world.volumes {
@@ -212,6 +213,7 @@ pub(crate) fn step_frame(world: &mut World) {
                 start: Shared::new(&mut a.start),
                 around: Shared::new(&mut a.around),
                 dv: Shared::new(&mut a.dv),
+                faces: Shared::new(&mut a.faces),
             }
         }),
         held,

@@ -102,9 +102,14 @@ impl Frame<'_> {
                 // Every thread has finished the last substep before anyone
                 // reads its particles, and has read before anyone moves them.
                 team.sync();
-                // SAFETY: `mine` is this thread's share; positions and
-                // velocities are only read between the two barriers.
-                unsafe { a.blow(p, mine.clone(), h, (s.air_density, s.wind)) };
+                // SAFETY: each thread its share of the triangles, then of
+                // the particles; positions and velocities are only read
+                // between the first and the last barrier.
+                unsafe {
+                    a.faces(p, team.share(a.faces.len()), (s.air_density, s.wind));
+                    team.sync();
+                    a.blow(p, mine.clone(), h, s.wind);
+                }
                 team.sync();
             }
             // SAFETY: `mine` is this thread's share of the particles; a
