@@ -10,8 +10,15 @@
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// How often a frame tries a team size other than the fastest lately.
+/// How often, at most, a frame tries a team size other than the fastest
+/// lately.
 pub(super) const TRIAL_EVERY: u64 = 32;
+
+/// Frames between the choice's first trials: a choice made on the first
+/// few frames is checked soon (their times can be off by 5× while the
+/// process starts, which left a run on one thread of two idle cores for
+/// 26 of its 60 frames), and the gap doubles up to [`TRIAL_EVERY`].
+const FIRST_TRIAL_AFTER: u64 = 4;
 
 /// Frames not measured at the start.
 const WARM_UP: u64 = 2;
@@ -52,12 +59,18 @@ struct State {
     last: usize,
     fresh: bool,
     sizes: Vec<Measured>,
+    /// The frame of the next trial (0 until the first samples are in),
+    /// the gap after it, and how many trials have run.
+    next_trial: u64,
+    gap: u64,
+    trials: u64,
 }
 
 /// The team size of each frame: the one whose last [`SAMPLES`] frames
-/// were fastest on average. Every [`TRIAL_EVERY`] frames, two frames try
-/// another size (the first wakes its threads and is not measured), so a
-/// machine that gets busy or idle again is noticed within a second.
+/// were fastest on average. Every [`TRIAL_EVERY`] frames (sooner at the
+/// start, [`FIRST_TRIAL_AFTER`]), two frames try another size (the first
+/// wakes its threads and is not measured), so a machine that gets busy
+/// or idle again is noticed within a second.
 #[derive(Debug)]
 pub(super) struct Chooser {
     state: Mutex<State>,
@@ -85,6 +98,9 @@ impl Chooser {
                 last: 0,
                 fresh: false,
                 sizes,
+                next_trial: 0,
+                gap: FIRST_TRIAL_AFTER,
+                trials: 0,
             }),
         }
     }
@@ -117,10 +133,21 @@ impl Chooser {
         let best = (0..st.sizes.len())
             .min_by(|&a, &b| st.sizes[a].mean().total_cmp(&st.sizes[b].mean()))
             .unwrap_or(0);
+        if st.sizes.len() == 1 {
+            return st.sizes[0].size;
+        }
+        if st.next_trial == 0 {
+            st.next_trial = st.frame + st.gap;
+        }
         // A trial is two frames: the first wakes the threads (up to 15 ms
         // here for a parked worker), the second is measured.
-        if st.frame % TRIAL_EVERY < 2 && st.sizes.len() > 1 {
-            let k = (st.frame / TRIAL_EVERY % (st.sizes.len() as u64 - 1)) as usize;
+        if st.frame >= st.next_trial {
+            let k = (st.trials % (st.sizes.len() as u64 - 1)) as usize;
+            if st.frame > st.next_trial {
+                st.trials += 1;
+                st.next_trial = st.frame + st.gap;
+                st.gap = (2 * st.gap).min(TRIAL_EVERY);
+            }
             return st.sizes[if k >= best { k + 1 } else { k }].size;
         }
         st.sizes[best].size
@@ -186,6 +213,34 @@ mod tests {
         assert!(
             on_two >= 320 - 320 / 10,
             "{on_two} of 320 frames on two threads"
+        );
+    }
+
+    #[test]
+    fn a_choice_misled_by_the_first_frames_is_corrected_within_a_few_frames() {
+        // Two idle cores, but the first measured frame on two threads took
+        // 3.35 ms while the process started (0.62 after), against 1.16 on
+        // one: one thread is chosen first.
+        let chooser = Chooser::new(2, false);
+        let mut two_frames = 0;
+        let mut sizes = Vec::new();
+        for _ in 0..60 {
+            let size = chooser.pick();
+            sizes.push(size);
+            let ms = match size {
+                // Its 4th frame: the first measured on two threads.
+                2 if two_frames == 3 => 3.35,
+                2 => 0.62,
+                _ => 1.16,
+            };
+            two_frames += usize::from(size == 2);
+            chooser.took(size, Duration::from_secs_f64(ms * 1e-3));
+        }
+        // With trials every TRIAL_EVERY frames from the start, 25 of 60.
+        let on_two = sizes.iter().filter(|&&s| s == 2).count();
+        assert!(
+            on_two >= 42,
+            "{on_two} of 60 frames on two threads: {sizes:?}"
         );
     }
 
