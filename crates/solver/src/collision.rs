@@ -78,7 +78,7 @@ impl Collider {
     /// Outward normal and penetration depth of a particle at `x` with radius `r`
     /// that was at `prev` at the start of the substep, or `None` when it
     /// does not touch.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn contact(&self, x: Vec3, prev: Vec3, r: f32) -> Option<(Vec3, f32)> {
         match self.crossing(prev, x, r) {
             Crossing::Entered(n, depth) => Some((n, depth)),
@@ -93,7 +93,7 @@ impl Collider {
     }
 
     /// [`Self::contact`] of the position `x` alone.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn resting(&self, x: Vec3, prev: Vec3, r: f32) -> Option<(Vec3, f32)> {
         match *self {
             Collider::Ground { height, .. } => {
@@ -138,7 +138,7 @@ impl Collider {
     /// How the path `prev` → `x` meets the shape grown by `r`: where it
     /// enters it (the outward normal there and how far `x` lies behind the
     /// tangent plane), that it misses it, or that it starts in contact.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn crossing(&self, prev: Vec3, x: Vec3, r: f32) -> Crossing {
         let d = x - prev;
         match *self {
@@ -237,7 +237,7 @@ impl Collider {
     /// The outward normal and how far a particle of radius `r` that was at
     /// `prev` when the substep began must leave the shape at `x` this
     /// substep, or None when it need not.
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn overlap(&self, prev: Vec3, x: Vec3, r: f32, h: f32) -> Option<(Vec3, f32)> {
         let (n, depth) = self.contact(x, prev, r)?;
         // An overlap the particle already had at the substep's start (a
@@ -254,7 +254,8 @@ impl Collider {
     /// line: inlined into the balloon gas's loop it made `soft_bodies`
     /// 8% slower. (The contact's other steps are inlined into the
     /// particles' last phase: as calls that returned their result through
-    /// memory, they took half of a resting particle's substep.)
+    /// memory, they took half of a resting particle's substep; not in the
+    /// browser, whose wasm must stay under 2 MB.)
     #[inline(never)]
     pub(crate) fn clearance(&self, prev: Vec3, x: Vec3, r: f32, h: f32) -> Vec3 {
         self.overlap(prev, x, r, h)
@@ -265,7 +266,7 @@ impl Collider {
     /// `delta` is its displacement this substep from `prev`. In contact it
     /// returns the tangential displacement friction took out and the one
     /// it left (the energy books charge friction their product).
-    #[inline(always)]
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     pub(crate) fn resolve(
         &self,
         prev: Vec3,
