@@ -76,45 +76,62 @@ pub(crate) unsafe fn project_lanes<L: Lanes, const FIRST: bool, const SLACK: boo
             ib[j] = *c.b.add(i + j) as usize;
         }
         let (ia, ib) = (&ia[..L::N], &ib[..L::N]);
-        let [pax, pay, paz, wa] = L::gather(p.prev.ptr(), ia);
-        let [pbx, pby, pbz, wb] = L::gather(p.prev.ptr(), ib);
-        let [dax, day, daz, daw] = L::gather(p.delta.ptr(), ia);
-        let [dbx, dby, dbz, dbw] = L::gather(p.delta.ptr(), ib);
-
-        let (mx, my, mz) = (dax - dbx, day - dby, daz - dbz);
-        let (dx, dy, dz) = ((pax - pbx) + mx, (pay - pby) + my, (paz - pbz) + mz);
-        let len2 = (dx * dx + dy * dy) + dz * dz;
-        let ok = len2.gt(L::splat(1e-18));
-        let inv_len = ok & (L::splat(1.0) / len2.sqrt());
-        let (nx, ny, nz) = (dx * inv_len, dy * inv_len, dz * inv_len);
-        // A negative rest length −L: a tension-only link, slack when shorter than L.
-        let rest = L::load(c.rest.add(i));
-        let cval = len2 * inv_len - if SLACK { rest.abs() } else { rest };
+        let pa = L::gather(p.prev.ptr(), ia);
+        let pb = L::gather(p.prev.ptr(), ib);
+        let da = L::gather(p.delta.ptr(), ia);
+        let db = L::gather(p.delta.ptr(), ib);
         let lambda = if FIRST {
             L::splat(0.0)
         } else {
             L::load(c.lambda.add(i))
         };
-        let num = L::splat(-k) * cval - L::load(c.alpha_t.add(i)) * lambda;
-        let mut dl = ok & (num * L::load(c.inv_denom.add(i)));
-        if SLACK {
-            let zero = L::splat(0.0);
-            dl = (zero.gt(rest) & zero.gt(cval)).and_not(dl);
-        }
-        (lambda + dl).store(c.lambda.add(i));
-
-        let (sa, sb) = (wa * dl, wb * dl);
-        L::scatter(
-            p.delta.ptr(),
-            ia,
-            [dax + nx * sa, day + ny * sa, daz + nz * sa, daw],
-        );
-        L::scatter(
-            p.delta.ptr(),
-            ib,
-            [dbx - nx * sb, dby - ny * sb, dbz - nz * sb, dbw],
-        );
+        let columns = [
+            L::load(c.rest.add(i)),
+            lambda,
+            L::load(c.alpha_t.add(i)),
+            L::load(c.inv_denom.add(i)),
+        ];
+        let (lambda, da, db) = update::<L, SLACK>([pa, pb, da, db], columns, k);
+        lambda.store(c.lambda.add(i));
+        L::scatter(p.delta.ptr(), ia, da);
+        L::scatter(p.delta.ptr(), ib, db);
     }
+}
+
+/// The update of `L::N` links, one per lane, from their particles'
+/// columns `[x_prev a, x_prev b, Δx a, Δx b]` (x, y, z, w; w of x_prev
+/// is the inverse mass) and their own `[rest, λ, α̃, 1/(w_a + w_b + α̃)]`
+/// (λ = 0 in a frame's first pass), with stiffness `k` (1 in XPBD):
+/// (the new λ, the new Δx of a, of b). Whatever order the lanes hold the
+/// links in, each gets the same operations, so the same bits.
+#[inline(always)]
+pub(crate) fn update<L: Lanes, const SLACK: bool>(
+    [pa, pb, da, db]: [[L; 4]; 4],
+    [rest, lambda, alpha_t, inv_denom]: [L; 4],
+    k: f32,
+) -> (L, [L; 4], [L; 4]) {
+    let ([pax, pay, paz, wa], [pbx, pby, pbz, wb]) = (pa, pb);
+    let ([dax, day, daz, daw], [dbx, dby, dbz, dbw]) = (da, db);
+    let (mx, my, mz) = (dax - dbx, day - dby, daz - dbz);
+    let (dx, dy, dz) = ((pax - pbx) + mx, (pay - pby) + my, (paz - pbz) + mz);
+    let len2 = (dx * dx + dy * dy) + dz * dz;
+    let ok = len2.gt(L::splat(1e-18));
+    let inv_len = ok & (L::splat(1.0) / len2.sqrt());
+    let (nx, ny, nz) = (dx * inv_len, dy * inv_len, dz * inv_len);
+    // A negative rest length −L: a tension-only link, slack when shorter than L.
+    let cval = len2 * inv_len - if SLACK { rest.abs() } else { rest };
+    let num = L::splat(-k) * cval - alpha_t * lambda;
+    let mut dl = ok & (num * inv_denom);
+    if SLACK {
+        let zero = L::splat(0.0);
+        dl = (zero.gt(rest) & zero.gt(cval)).and_not(dl);
+    }
+    let (sa, sb) = (wa * dl, wb * dl);
+    (
+        lambda + dl,
+        [dax + nx * sa, day + ny * sa, daz + nz * sa, daw],
+        [dbx - nx * sb, dby - ny * sb, dbz - nz * sb, dbw],
+    )
 }
 
 /// Hinges `c .. c + L::N` of `d`, one per lane.
