@@ -239,29 +239,44 @@ impl Frame<'_> {
     /// No other thread touches particle `i`.
     #[inline(always)]
     unsafe fn predict_one(&self, i: usize, h: f32, drag: f32) {
-        let s = &self.settings;
         let p = self.particles;
         // SAFETY: the caller's contract.
         unsafe {
             let w = p.inv_mass.get(i);
             p.prev.set(i, p.pos.get(i).extend(w));
             if w > 0.0 {
-                let before = p.vel.get(i);
-                let dragged = s.wind + (before - s.wind) * drag;
-                if drag != 1.0 {
-                    p.lost.at(i)[losses::DRAG] += kinetic_drop(w, before, dragged);
-                }
-                let mut v = dragged + s.gravity * h;
-                if let Some(a) = self.aero {
-                    let pushed = v + a.dv.get(i);
-                    p.lost.at(i)[losses::DRAG] += kinetic_drop(w, v, pushed);
-                    v = pushed;
-                }
+                let v = self.predicted_velocity(i, w, p.vel.get(i), h, drag);
                 p.vel.set(i, v);
                 p.delta.set(i, (v * h).extend(0.0));
             } else if p.hold.get(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
                 p.delta.set(i, Vec4::ZERO);
             }
+        }
+    }
+
+    /// Step 1's velocity of free particle `i` (inverse mass `w`) that
+    /// ended the last substep at `before`: drag toward the wind, gravity,
+    /// air on its faces, with the kinetic energy drag took booked.
+    ///
+    /// # Safety
+    /// No other thread touches particle `i`.
+    #[inline(always)]
+    unsafe fn predicted_velocity(&self, i: usize, w: f32, before: Vec3, h: f32, drag: f32) -> Vec3 {
+        let s = &self.settings;
+        let p = self.particles;
+        // SAFETY: the caller's contract.
+        unsafe {
+            let dragged = s.wind + (before - s.wind) * drag;
+            if drag != 1.0 {
+                p.lost.at(i)[losses::DRAG] += kinetic_drop(w, before, dragged);
+            }
+            let mut v = dragged + s.gravity * h;
+            if let Some(a) = self.aero {
+                let pushed = v + a.dv.get(i);
+                p.lost.at(i)[losses::DRAG] += kinetic_drop(w, v, pushed);
+                v = pushed;
+            }
+            v
         }
     }
 
@@ -365,8 +380,19 @@ impl Frame<'_> {
                                 friction_work(w, taken * inv_h, kept * inv_h);
                         }
                     }
-                    p.delta.set(i, delta.extend(0.0));
-                    p.vel.set(i, delta * inv_h);
+                    let (x, v) = (prev + delta, delta * inv_h);
+                    p.pos.set(i, x);
+                    if PREDICT {
+                        // predict_one's step, on the values in hand.
+                        p.prev.set(i, x.extend(w));
+                        let v = self.predicted_velocity(i, w, v, h, drag);
+                        p.vel.set(i, v);
+                        p.delta.set(i, (v * h).extend(0.0));
+                    } else {
+                        p.delta.set(i, delta.extend(0.0));
+                        p.vel.set(i, v);
+                    }
+                    continue;
                 }
                 p.pos.set(i, prev + delta);
                 if PREDICT {
