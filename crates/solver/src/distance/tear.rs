@@ -62,7 +62,7 @@ impl DistanceConstraints {
         }
     }
 
-    /// The lowest colour free at every particle of `ps`; [`MAX_COLOURS`]
+    /// The lowest colour free at every particle of `ps`; [`MAX_COLOURS`](super::MAX_COLOURS)
     /// when none is.
     pub(crate) fn free_colour(&self, ps: &[usize]) -> usize {
         let used = ps.iter().fold(0u64, |m, &i| {
@@ -71,7 +71,7 @@ impl DistanceConstraints {
         ((!used).trailing_zeros() as usize).min(OVERFLOW)
     }
 
-    /// Marks colour `colour` (< [`MAX_COLOURS`]) taken or free at the
+    /// Marks colour `colour` (< [`MAX_COLOURS`](super::MAX_COLOURS)) taken or free at the
     /// particles `ps`, for a constraint of another store (`Quads`).
     pub(crate) fn mark_colour(&mut self, ps: &[usize], colour: usize, taken: bool) {
         debug_assert!(colour < OVERFLOW);

@@ -35,7 +35,7 @@
 //! - in the per-particle phases a thread writes only its own share of the
 //!   particles; in a colour, only its share of the constraints, which
 //!   share no particle (the overflow batch runs on one thread, in order);
-//! - threads meet at a barrier between phases, and [`pool::Pool::run`]
+//! - threads meet at a barrier between phases, and [`pool::Pool::run_or_alone`]
 //!   returns — or re-raises a panic — only after every thread left the job.
 //!
 //! SIMD lanes ([`simd`]) project several links of a colour at once with

@@ -3,10 +3,10 @@
 //! per colour (a rayon fork-join per colour per substep cost ~17 µs here —
 //! most of a frame at 12 colours × 20 substeps).
 //!
-//! [`Pool::run`] calls a job on every thread (the caller is thread 0) and
-//! returns when all have finished. Inside the job, [`Team::sync`] is a
-//! barrier. While the team has no more threads than the machine has
-//! cores, a waiting thread spins for up to [`SPIN_FOR`] (a barrier then
+//! [`Pool::run_or_alone`] calls a job on every thread of the team it
+//! picks (the caller is thread 0) and returns when all have finished.
+//! Inside the job, [`Team::sync`] is a barrier. While the team has no
+//! more threads than the machine has cores, a waiting thread spins for up to [`SPIN_FOR`] (a barrier then
 //! costs ~0.5 µs), then sleeps on a condition variable: a thread still
 //! waiting after that is waiting for one the OS is not running (another
 //! program holds its core), and spinning on would take the core from it —
@@ -292,7 +292,8 @@ impl Pool {
         self.chooser.took(size, start.elapsed());
     }
 
-    /// [`Self::run`] on the first `size` threads (2 ≤ size ≤ the pool's).
+    /// Runs `job` on the first `size` threads (2 ≤ size ≤ the pool's)
+    /// and waits for them.
     fn run_on(&self, size: usize, job: &(dyn Fn(&Team) + Sync + '_)) {
         let _one_at_a_time = self.running.lock().unwrap_or_else(|e| e.into_inner());
         let s = &*self.shared;

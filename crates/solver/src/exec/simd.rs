@@ -310,7 +310,7 @@ impl Real for Avx {
 
 /// Quads `range` of colour `d`: each run of eight hinges in AVX lanes,
 /// every other quad alone with [`RawQuads::project_one`] — the same
-/// kernel, [`dihedral::project`], so the same bits either way.
+/// kernel, [`crate::dihedral::project`], so the same bits either way.
 ///
 /// # Safety
 /// As for [`RawQuads::project_one`] for every quad of `range`, and the

@@ -45,7 +45,7 @@ fn side<P: Particles>(e: &Ends<P>, end: End, at: Vec3) -> Side {
     }
 }
 
-/// [r]×: the matrix of r × ·.
+/// \[r\]×: the matrix of r × ·.
 fn cross(r: Vec3) -> Mat3 {
     Mat3::from_cols(
         Vec3::new(0.0, r.z, -r.y),
