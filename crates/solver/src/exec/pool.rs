@@ -6,14 +6,14 @@
 //! [`Pool::run_or_alone`] calls a job on every thread of the team it
 //! picks (the caller is thread 0) and returns when all have finished.
 //! Inside the job, [`Team::sync`] is a barrier. While the team has no
-//! more threads than the machine has cores, a waiting thread spins for up to [`SPIN_FOR`] (a barrier then
-//! costs ~0.5 µs), then sleeps on a condition variable: a thread still
-//! waiting after that is waiting for one the OS is not running (another
-//! program holds its core), and spinning on would take the core from it —
-//! with one core free, two spinning threads took 2.2× as long as one.
-//! With more threads than cores, waiters sleep at once. Idle workers park.
-//! Whether a team is worth it at all is measured frame by frame
-//! ([`Pool::run_or_alone`]).
+//! more threads than the machine has cores, a waiting thread spins for up
+//! to [`SPIN_FOR`] (a barrier then costs ~0.5 µs), then sleeps on a
+//! condition variable: a thread still waiting after that is waiting for
+//! one the OS is not running (another program holds its core), and
+//! spinning on would take the core from it — with one core free, two
+//! spinning threads took 2.2× as long as one. With more threads than
+//! cores, waiters sleep at once. Idle workers park. Whether a team is
+//! worth it at all is measured frame by frame ([`Pool::run_or_alone`]).
 //!
 //! A panic on any thread is caught: the others leave their barriers,
 //! `run` waits until no thread still uses the job, then re-raises the
