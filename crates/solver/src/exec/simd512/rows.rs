@@ -14,13 +14,17 @@ use super::Avx512;
 use crate::exec::lanes::{Lanes, update};
 use crate::exec::links::{RawBatch, RawState};
 
-/// The first of the 16 indices at `idx` and their step, when they are
-/// `first + step·j` with a step of 1 or 2.
+/// Where a group's 16 ends lie: (the first one's particle, the step
+/// between them, 1 or 2).
+pub(super) type Strided = (usize, usize);
+
+/// The layout of the 16 indices at `idx`, when they are `first + step·j`
+/// with a step of 1 or 2.
 ///
 /// # Safety
 /// 16 readable indices at `idx`; the CPU has AVX-512F.
 #[inline(always)]
-pub(super) unsafe fn strided(idx: *const u32) -> Option<(usize, usize)> {
+pub(super) unsafe fn strided(idx: *const u32) -> Option<Strided> {
     // SAFETY: the caller's contract.
     unsafe {
         let (first, step) = (*idx, (*idx.add(1)).wrapping_sub(*idx));
@@ -50,7 +54,7 @@ const EVEN_ROWS: __mmask16 = 0x0F0F;
 /// # Safety
 /// Those 16 particles are in the table; the CPU has AVX-512F.
 #[inline(always)]
-unsafe fn load_rows(base: *const Vec4, (first, step): (usize, usize)) -> [__m512; 4] {
+unsafe fn load_rows(base: *const Vec4, (first, step): Strided) -> [__m512; 4] {
     // SAFETY: the caller's contract; a masked load touches only the rows
     // of its mask, all of them particles of the group.
     unsafe {
@@ -74,7 +78,7 @@ unsafe fn load_rows(base: *const Vec4, (first, step): (usize, usize)) -> [__m512
 /// # Safety
 /// As for [`load_rows`], and no other thread touches those particles.
 #[inline(always)]
-unsafe fn store_rows(base: *mut Vec4, (first, step): (usize, usize), r: [__m512; 4]) {
+unsafe fn store_rows(base: *mut Vec4, (first, step): Strided, r: [__m512; 4]) {
     // SAFETY: the caller's contract; a masked store writes only the rows
     // of its mask.
     unsafe {
@@ -105,7 +109,7 @@ unsafe fn transpose(r: [__m512; 4]) -> [__m512; 4] {
 }
 
 /// The lane order of [`transpose`]'s columns: lane l holds link
-/// `ORDER(l)` = 4·(l mod 4) + l div 4 of the group, a permutation that
+/// 4·(l mod 4) + l div 4 of the group, a permutation that
 /// is its own inverse; the links' own columns are put in that order and
 /// λ back.
 ///
@@ -151,18 +155,18 @@ unsafe fn own(col: *const f32, i: usize) -> Avx512 {
     unsafe { Avx512(order(_mm512_loadu_ps(col.add(i)))) }
 }
 
-/// Links `i .. i + 16` of `batch`, whose ends a and b lie at `ends`
-/// ([`strided`]): `project_lanes`' update on rows loaded whole instead
+/// Links `i .. i + 16` of `batch`, whose ends a and b lie as `a` and `b`
+/// say ([`strided`]): `project_lanes`' update on rows loaded whole instead
 /// of gathered one by one (4 or 8 loads a table instead of 16, no
 /// inserts), the same bits.
 ///
 /// # Safety
-/// As for [`super::project16`]'s group `i`, whose ends are `ends`.
+/// As for [`super::project16`]'s group `i`, whose ends lie at `a` and `b`.
 #[inline(always)]
 pub(super) unsafe fn project_strided<const FIRST: bool, const SLACK: bool>(
     batch: &RawBatch,
     i: usize,
-    (a, b): ((usize, usize), (usize, usize)),
+    (a, b): (Strided, Strided),
     p: RawState,
     k: f32,
 ) {
