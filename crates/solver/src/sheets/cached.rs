@@ -11,9 +11,15 @@
 //! anchor, a particle's path lies within M of its anchor and a triangle's
 //! box (corners at the start of the substep and now) within M of its
 //! anchors' box, so every triangle whose box test
-//! ([`Sheets::against`]) can pass is a candidate. When any strays further,
-//! every list is gathered again in that substep (`solver::anchors`; M is
-//! at least [`LEAST`] × the contact distance).
+//! ([`Sheets::against`]) can pass is a candidate — unless the hit itself
+//! cannot pass while everything stays within M ([`may_hit`]: the particle
+//! would have to lie over the triangle, give or take a bound that grows
+//! with M). That leaves a particle resting on a sheet the few triangles
+//! around its own instead of the dozen its neighbours' grown boxes hold.
+//! When any strays further, every list is gathered again in that substep
+//! (`solver::anchors`; M is at least [`LEAST`] × the contact distance:
+//! the smaller M, the more the bound prunes and the sooner a slow slide
+//! gathers again).
 //!
 //! Each substep a probe tests its candidates only, keeping those the full
 //! search would have walked (the same cells), and takes the deepest
@@ -26,13 +32,13 @@ use glam::Vec3;
 
 use super::{Hit, NONE, Sheets, Touch, corners};
 use crate::anchors::{Anchors, List, UNLISTED};
-use crate::point_triangle::{Face, hit};
+use crate::point_triangle::{Face, hit, may_hit};
 
 /// Candidate slots per probe.
 pub(crate) const CAP: usize = 48;
 
 /// The least margin, as a share of the contact distance.
-const LEAST: f32 = 0.1;
+const LEAST: f32 = 0.02;
 
 /// The largest margin, as a share of the contact distance: a faster
 /// fall searches the hash.
@@ -109,6 +115,9 @@ impl Sheets {
                 let a = super::corners(self.tri[t], |i| c.at[i]);
                 let (tlo, thi) = (a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2]));
                 if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
+                    return;
+                }
+                if !may_hit(p0, a, c.margin, self.reach) {
                     return;
                 }
                 list.push(t);
