@@ -18,6 +18,9 @@ const SPAN: f32 = 8.0;
 /// narrowed.
 const NARROW: f32 = 4.0;
 
+/// Running maxima in [`Anchors::check`].
+const LANES: usize = 8;
+
 /// Where each tracked point was when the lists were gathered.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Anchors {
@@ -79,14 +82,19 @@ impl Anchors {
         if self.off {
             return;
         }
-        let (mut step, mut drift) = (0f32, 0f32);
-        for (i, from, now) in points.clone() {
-            let a = self.at[i];
-            step = step.max(from.distance_squared(now));
-            drift = drift
+        // Eight running maxima each, so that the maxima of consecutive
+        // points do not wait for one another (the same result: a max
+        // does not depend on the order).
+        let (mut steps, mut drifts) = ([0f32; LANES], [0f32; LANES]);
+        for (k, (i, from, now)) in points.clone().enumerate() {
+            let (a, l) = (self.at[i], k % LANES);
+            steps[l] = steps[l].max(from.distance_squared(now));
+            drifts[l] = drifts[l]
                 .max(from.distance_squared(a))
                 .max(now.distance_squared(a));
         }
+        let most = |m: [f32; LANES]| m.into_iter().fold(0f32, f32::max);
+        let (step, drift) = (most(steps), most(drifts));
         // A NaN drift gathers again.
         let wanted = (SPAN * step.sqrt()).max(floor);
         if wanted.is_nan() || wanted > ceiling {
