@@ -3,8 +3,10 @@
 //!
 //! A list of what a particle could touch, gathered with a margin M, holds
 //! while nothing has strayed more than M from where it was when the lists
-//! were gathered (its *anchor*). Each substep [`Anchors::check`] measures
-//! the largest stray; past M every list is gathered again that substep,
+//! were gathered (its *anchor*). Each substep [`Anchors::measure`] finds
+//! the largest stray (each thread over its share of the points, combined
+//! by `exec::pool::Team::max_all`) and [`Anchors::decide`] judges it:
+//! past M every list is gathered again that substep,
 //! with M = [`SPAN`] × the substep's largest move (at least a floor the
 //! caller gives). A margin grown for a fast fall is narrowed once it is
 //! [`NARROW`] × what the moves call for, since its lists grow long.
@@ -18,7 +20,7 @@ const SPAN: f32 = 8.0;
 /// narrowed.
 const NARROW: f32 = 4.0;
 
-/// Running maxima in [`Anchors::check`].
+/// Running maxima in [`Anchors::measure`].
 const LANES: usize = 8;
 
 /// Where each tracked point was when the lists were gathered.
@@ -67,26 +69,17 @@ impl Anchors {
         self.valid = false;
     }
 
-    /// Decides, once a substep before the search, whether the lists still
-    /// hold: `points` gives each tracked index with where it started the
-    /// substep and where it is now. When not, every index is anchored
-    /// where it started and the margin is set, at least `floor` (m); past
-    /// `ceiling` (m) no lists are kept until things slow down.
-    pub fn check(
-        &mut self,
-        points: impl Iterator<Item = (usize, Vec3, Vec3)> + Clone,
-        (floor, ceiling): (f32, f32),
-    ) {
-        self.regather = false;
-        self.listing = false;
-        if self.off {
-            return;
-        }
+    /// The largest squared move in the substep of `points` — each tracked
+    /// index with where it started the substep and where it is now — and
+    /// their largest squared distance from their anchors: for a share of
+    /// the points, whose maxima with the other shares'
+    /// [`Anchors::decide`] takes.
+    pub fn measure(&self, points: impl Iterator<Item = (usize, Vec3, Vec3)>) -> [f32; 2] {
         // Eight running maxima each, so that the maxima of consecutive
         // points do not wait for one another (the same result: a max
         // does not depend on the order).
         let (mut steps, mut drifts) = ([0f32; LANES], [0f32; LANES]);
-        for (k, (i, from, now)) in points.clone().enumerate() {
+        for (k, (i, from, now)) in points.enumerate() {
             let (a, l) = (self.at[i], k % LANES);
             steps[l] = steps[l].max(from.distance_squared(now));
             drifts[l] = drifts[l]
@@ -94,7 +87,25 @@ impl Anchors {
                 .max(now.distance_squared(a));
         }
         let most = |m: [f32; LANES]| m.into_iter().fold(0f32, f32::max);
-        let (step, drift) = (most(steps), most(drifts));
+        [most(steps), most(drifts)]
+    }
+
+    /// Decides, once a substep before the search, whether the lists still
+    /// hold, from the maxima [`Anchors::measure`] found over all of
+    /// `points`. When not, every index is anchored where it started and
+    /// the margin is set, at least `floor` (m); past `ceiling` (m) no
+    /// lists are kept until things slow down.
+    pub fn decide(
+        &mut self,
+        [step, drift]: [f32; 2],
+        points: impl Iterator<Item = (usize, Vec3, Vec3)>,
+        (floor, ceiling): (f32, f32),
+    ) {
+        self.regather = false;
+        self.listing = false;
+        if self.off {
+            return;
+        }
         // A NaN drift gathers again.
         let wanted = (SPAN * step.sqrt()).max(floor);
         if wanted.is_nan() || wanted > ceiling {

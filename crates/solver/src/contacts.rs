@@ -250,11 +250,20 @@ impl ParticleContacts {
         self.particle.len()
     }
 
+    /// The largest move and drift of the entries `share` of them
+    /// (`Anchors::measure`), `from` giving a world particle's position at
+    /// the start of the substep: each thread measures its own share.
+    pub fn measure(&self, share: std::ops::Range<usize>, from: impl Fn(usize) -> Vec3) -> [f32; 2] {
+        let points = share.map(|k| (k, from(self.particle[k] as usize), self.pos[k]));
+        self.anchors.measure(points)
+    }
+
     /// Sorts the entries into the hash by their positions `pos` and boxes
-    /// each body's entries, then decides whether the lists hold; `from`
-    /// gives a world particle's position at the start of the substep (one
-    /// thread).
-    pub fn build(&mut self, from: impl Fn(usize) -> Vec3) {
+    /// each body's entries, then decides whether the lists hold from
+    /// `measured`, every share's [`ParticleContacts::measure`] at once;
+    /// `from` gives a world particle's position at the start of the
+    /// substep (one thread).
+    pub fn build(&mut self, measured: [f32; 2], from: impl Fn(usize) -> Vec3) {
         self.body_box.fill([Vec3::INFINITY, Vec3::NEG_INFINITY]);
         for k in 0..self.len() {
             self.grid.place(k, self.pos[k]);
@@ -264,7 +273,8 @@ impl ParticleContacts {
         self.grid.sort();
         let points = (0..self.len()).map(|k| (k, from(self.particle[k] as usize), self.pos[k]));
         let cell = self.grid.cell;
-        self.anchors.check(points, (LEAST * cell, MOST * cell));
+        self.anchors
+            .decide(measured, points, (LEAST * cell, MOST * cell));
     }
 
     /// Whether entries `k` and `j` may push each other at all (not one

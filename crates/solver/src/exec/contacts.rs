@@ -112,14 +112,18 @@ impl RawContacts {
         // wait at a barrier; the pushes only read positions gathered
         // before the previous barrier.
         unsafe {
-            for k in team.share(len) {
+            let share = team.share(len);
+            for k in share.clone() {
                 let i = self.particle.get(k) as usize;
                 self.pos.set(k, (p.prev.get(i) + p.delta.get(i)).truncate());
             }
-            team.sync();
+            let from = |i: usize| p.prev.get(i).truncate();
+            let measured = self.all.get_ref(0).measure(share, from);
+            // Every share measured and gathered (a barrier).
+            let measured = team.max_all(measured);
             if team.index == 0 {
                 // The others wait at the barrier below and hold no reference.
-                self.all.at(0).build(|i| p.prev.get(i).truncate());
+                self.all.at(0).build(measured, from);
             }
             team.sync();
             let all = self.all.get_ref(0);
@@ -172,8 +176,10 @@ pub(crate) struct RawSheets {
     gathered: Shared<Vec4>,
     /// Each probe's candidate triangles (`sheets::cached`).
     candidates: RawLists,
-    /// Each triangle's shape this substep.
+    /// Each triangle's shape this substep, and the squared distance from
+    /// its centroid to its farthest corner.
     shapes: Shared<Shape>,
+    far: Shared<f32>,
 }
 
 impl RawSheets {
@@ -187,6 +193,7 @@ impl RawSheets {
         assert_eq!(sh.cached.len.len(), sh.probe.len());
         Some(Self {
             shapes: Shared::new(&mut sh.shapes),
+            far: Shared::new(&mut sh.far),
             candidates: RawLists::new(&mut sh.cached.slots, &mut sh.cached.len, CAP),
             probe_of: Shared::new(&mut sh.probe_of),
             push: Shared::new(&mut sh.push),
@@ -220,17 +227,21 @@ impl RawSheets {
             let from = |i: usize| prev[i].truncate();
             let x = |i: usize| (prev[i] + delta[i]).truncate();
             team.sync();
-            {
+            let measured = {
                 let all = self.all.get_ref(0);
                 team.chunks(self.shapes.len(), CHUNK, |mine| {
                     for t in mine {
-                        all.shape(t, self.shapes.at(t), (from, x), radius, all.wanted(t));
+                        let out = (self.shapes.at(t), self.far.at(t));
+                        all.shape(t, out, (from, x), radius, all.wanted(t));
                     }
                 });
-            }
-            team.sync();
+                all.cached
+                    .measure(team.share(all.cached.tracked()), (from, x))
+            };
+            // Every shape set and every share measured (a barrier).
+            let measured = team.max_all(measured);
             if team.index == 0 {
-                self.all.at(0).build((from, x), radius);
+                self.all.at(0).build(measured, (from, x), radius);
             }
             team.sync();
             let all = self.all.get_ref(0);
@@ -253,19 +264,25 @@ impl RawSheets {
                 }
             });
             team.sync();
-            if team.index == 0 {
-                if regather {
+            if regather {
+                if team.index == 0 {
                     // Thread 0 alone, the others at the barrier below:
                     // the shared view above is not used again.
                     self.all.at(0).mark_wanted();
                 }
-                let all = self.all.get_ref(0);
-                for k in 0..self.push.len() {
-                    let t = self.hit.get(k);
-                    if t == NONE {
-                        continue;
-                    }
-                    for (c, &i) in all.triangle(t).iter().enumerate() {
+                team.sync();
+            }
+            // Each thread adds up the corners' moves of its own share of
+            // the particles, in probe order (the same sums for any team).
+            let all = self.all.get_ref(0);
+            let mine = team.share(self.gathered.len());
+            for k in 0..self.push.len() {
+                let t = self.hit.get(k);
+                if t == NONE {
+                    continue;
+                }
+                for (c, &i) in all.triangle(t).iter().enumerate() {
+                    if mine.contains(&(i as usize)) {
                         *self.gathered.at(i as usize) += self.corner_push.get(k)[c].extend(1.0);
                     }
                 }

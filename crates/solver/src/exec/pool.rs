@@ -20,8 +20,9 @@
 //! first panic on the caller. The pool stays usable.
 
 use std::any::Any;
+use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
@@ -65,7 +66,13 @@ struct Shared {
     wake: Condvar,
     /// Points at `run`'s local `*const Job`, valid while `run` waits.
     job: AtomicPtr<*const Job>,
+    /// [`Team::max_all`]'s values, as bits: two banks (calls alternate)
+    /// of [`MAXIMA`] per thread.
+    maxima: Box<[AtomicU32]>,
 }
+
+/// Values per thread in one [`Team::max_all`].
+const MAXIMA: usize = 2;
 
 impl Shared {
     /// Waits until `done()`, spinning for up to [`SPIN_FOR`], then
@@ -146,6 +153,8 @@ pub(crate) struct Team<'a> {
     /// Number of threads in the team.
     pub size: usize,
     shared: Option<&'a Shared>,
+    /// [`Team::max_all`] calls so far (their bank alternates).
+    reductions: Cell<usize>,
 }
 
 impl Team<'_> {
@@ -155,6 +164,7 @@ impl Team<'_> {
             index: 0,
             size: 1,
             shared: None,
+            reductions: Cell::new(0),
         }
     }
 
@@ -163,6 +173,31 @@ impl Team<'_> {
         if let Some(s) = self.shared {
             s.barrier();
         }
+    }
+
+    /// The largest of each value over the team's threads, as a fold with
+    /// `f32::max` over all their items would give (a max does not depend
+    /// on the order; NaN is passed over): every thread of the team makes
+    /// the same calls in the same order. A barrier.
+    pub fn max_all(&self, v: [f32; MAXIMA]) -> [f32; MAXIMA] {
+        let Some(s) = self.shared else {
+            return v;
+        };
+        let bank = self.reductions.replace(self.reductions.get() + 1) % 2;
+        // A bank is written again two calls later, after a barrier every
+        // thread reaches only once it has read this one.
+        let threads = s.maxima.len() / (2 * MAXIMA);
+        let slot = |t: usize, k: usize| &s.maxima[(bank * threads + t) * MAXIMA + k];
+        for (k, x) in v.iter().enumerate() {
+            slot(self.index, k).store(x.to_bits(), Ordering::Relaxed);
+        }
+        // The barrier orders the stores before every thread's loads.
+        self.sync();
+        std::array::from_fn(|k| {
+            (0..self.size).fold(f32::NEG_INFINITY, |m, t| {
+                m.max(f32::from_bits(slot(t, k).load(Ordering::Relaxed)))
+            })
+        })
     }
 
     /// This thread's share of `0..len`: contiguous, in index order.
@@ -232,6 +267,9 @@ impl Pool {
             lock: Mutex::new(()),
             wake: Condvar::new(),
             job: AtomicPtr::new(std::ptr::null_mut()),
+            maxima: (0..2 * threads * MAXIMA)
+                .map(|_| AtomicU32::new(0))
+                .collect(),
         });
         let workers = (1..threads)
             .map(|index| {
@@ -316,6 +354,7 @@ impl Pool {
             index: 0,
             size,
             shared: Some(s),
+            reductions: Cell::new(0),
         };
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
             s.poison(payload);
@@ -365,6 +404,7 @@ fn worker(s: &Shared, index: usize) {
                 index,
                 size,
                 shared: Some(s),
+                reductions: Cell::new(0),
             };
             if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
                 s.poison(payload);
@@ -406,6 +446,29 @@ mod tests {
                 });
             }
             assert_eq!(seen_after_sync.load(Ordering::SeqCst), threads as u64);
+        }
+    }
+
+    #[test]
+    fn max_all_gives_every_thread_the_largest_of_every_threads_values() {
+        for threads in [1, 2, 3, 4] {
+            let pool = Pool::new(threads, false);
+            pool.run(&|team: &Team| {
+                // Back to back, so that a bank is rewritten while a slow
+                // thread could still be reading the last; a NaN is passed
+                // over, as a fold with f32::max passes it.
+                for call in 0..200 {
+                    let own = (team.index * 7 + call) % 11;
+                    let nan = if team.index == 1 { f32::NAN } else { 0.0 };
+                    let got = team.max_all([own as f32, nan]);
+                    let most = (0..team.size).map(|t| (t * 7 + call) % 11).max();
+                    assert_eq!(
+                        got,
+                        [most.unwrap_or(0) as f32, 0.0],
+                        "{threads} threads, call {call}"
+                    );
+                }
+            });
         }
     }
 

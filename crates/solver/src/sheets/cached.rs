@@ -85,11 +85,36 @@ impl Candidates {
         self.len.fill(UNLISTED);
     }
 
-    /// Whether the lists still hold this substep (see `solver::anchors`);
+    /// How many particles the anchors track: the probes and the corners.
+    pub fn tracked(&self) -> usize {
+        self.tracked.len()
+    }
+
+    /// The largest move and drift of the tracked particles `share` of
+    /// them ([`Anchors::measure`]): each thread measures its own share.
+    pub fn measure(
+        &self,
+        share: std::ops::Range<usize>,
+        (from, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
+    ) -> [f32; 2] {
+        let points = self.tracked[share]
+            .iter()
+            .map(|&i| (i as usize, from(i as usize), x(i as usize)));
+        self.anchors.measure(points)
+    }
+
+    /// Whether the lists still hold this substep (see `solver::anchors`),
+    /// from `measured`, every share's [`Candidates::measure`] at once;
     /// `reach` is the largest contact distance.
-    pub fn check(&mut self, from: impl Fn(usize) -> Vec3, x: impl Fn(usize) -> Vec3, reach: f32) {
+    pub fn decide(
+        &mut self,
+        measured: [f32; 2],
+        (from, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
+        reach: f32,
+    ) {
         let points = (self.tracked.iter()).map(|&i| (i as usize, from(i as usize), x(i as usize)));
-        self.anchors.check(points, (LEAST * reach, MOST * reach));
+        self.anchors
+            .decide(measured, points, (LEAST * reach, MOST * reach));
     }
 }
 
@@ -159,7 +184,7 @@ impl Sheets {
                     (lo, hi)
                 }
             };
-            let cell = s.grid.cell_at(self.shapes[t as usize].mid.0);
+            let cell = s.grid.cell_at(self.shapes[t as usize].mid);
             if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
                 continue;
             }

@@ -57,6 +57,10 @@ pub(crate) struct Sheets {
     alive: Vec<bool>,
     /// Per triangle: its [`Shape`] this substep.
     pub shapes: Vec<Shape>,
+    /// Per triangle: the squared distance from its centroid to its
+    /// farthest corner this substep (apart from the shapes, so that the
+    /// hash's cell is found from 4 bytes a triangle).
+    pub far: Vec<f32>,
     /// Per triangle: some probe has it as a candidate, so its face and box
     /// are found each substep (set when the candidates are gathered).
     wanted: Vec<bool>,
@@ -110,8 +114,8 @@ pub(crate) struct Shape {
     /// and the mean radius of its corners (m): the cheap test every
     /// candidate meets first.
     bound: (Vec3, Vec3, f32),
-    /// Its centroid now, and the squared distance to its farthest corner.
-    mid: (Vec3, f32),
+    /// Its centroid now.
+    mid: Vec3,
 }
 
 /// One body's triangles in a spatial hash.
@@ -212,6 +216,7 @@ impl Sheets {
         }
         self.alive = vec![true; self.tri.len()];
         self.shapes = vec![Shape::default(); self.tri.len()];
+        self.far = vec![0.0; self.tri.len()];
         self.wanted = vec![true; self.tri.len()];
         self.all_wanted = true;
         let corners =
@@ -258,8 +263,8 @@ impl Sheets {
     }
 
     /// Sets `out` to triangle `t`'s [`Shape`] this substep, with positions
-    /// at its start from `prev` and now from `x`: its centroid now with
-    /// the squared distance from it to its farthest corner, and when
+    /// at its start from `prev` and now from `x`: its centroid now (and
+    /// `far` to the squared distance from it to its farthest corner), and when
     /// `full`, its face (None: degenerate) and the box around its corners
     /// then and now with their mean radius. Each thread sets its share;
     /// a triangle no probe has as a candidate is never tested and keeps
@@ -267,7 +272,7 @@ impl Sheets {
     pub fn shape(
         &self,
         t: usize,
-        out: &mut Shape,
+        (out, far): (&mut Shape, &mut f32),
         (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         radius: &[f32],
         full: bool,
@@ -275,11 +280,11 @@ impl Sheets {
         let ids = self.tri[t];
         let now = corners(ids, &x);
         let mid = (now[0] + now[1] + now[2]) / 3.0;
-        let far = now
+        *far = now
             .iter()
             .map(|p| p.distance_squared(mid))
             .fold(0f32, f32::max);
-        out.mid = (mid, far);
+        out.mid = mid;
         if full {
             let was = corners(ids, &prev);
             let corners = was.iter().chain(&now);
@@ -304,10 +309,11 @@ impl Sheets {
     /// positions at the start of the substep and now.
     pub fn build(
         &mut self,
+        measured: [f32; 2],
         (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         radius: &[f32],
     ) {
-        self.cached.check(&prev, &x, self.reach);
+        self.cached.decide(measured, (&prev, &x), self.reach);
         let (regather, listing) = (self.cached.anchors.regather, self.cached.anchors.listing);
         if regather || !listing {
             // Every triangle may be tested this substep.
@@ -315,9 +321,9 @@ impl Sheets {
                 if self.wanted(t) {
                     continue;
                 }
-                let mut shape = self.shapes[t];
-                self.shape(t, &mut shape, (&prev, &x), radius, true);
-                self.shapes[t] = shape;
+                let (mut shape, mut far) = (self.shapes[t], self.far[t]);
+                self.shape(t, (&mut shape, &mut far), (&prev, &x), radius, true);
+                (self.shapes[t], self.far[t]) = (shape, far);
             }
         }
         if !listing {
@@ -329,7 +335,7 @@ impl Sheets {
         let walked = regather || !listing || self.all_wanted;
         for s in &mut self.sheets {
             let shapes = &self.shapes[s.first..s.first + s.count];
-            let need = shapes.iter().map(|sh| sh.mid.1).fold(0f32, f32::max);
+            let need = most(&self.far[s.first..s.first + s.count]);
             s.need = need.sqrt() + self.reach;
             if s.need > s.grid.cell || !s.grid.cell.is_finite() {
                 s.grid.cell = if s.need.is_finite() {
@@ -340,7 +346,7 @@ impl Sheets {
             }
             if walked {
                 for (k, sh) in shapes.iter().enumerate() {
-                    s.grid.place(k, sh.mid.0);
+                    s.grid.place(k, sh.mid);
                 }
                 s.grid.sort();
             }
@@ -499,6 +505,17 @@ impl Sheets {
             self.cached.anchors.fit(particles);
         }
     }
+}
+
+/// The largest of `values` (0 for none), in eight running maxima so that
+/// consecutive values do not wait for one another (the same result: a max
+/// does not depend on the order).
+fn most(values: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    for (k, &v) in values.iter().enumerate() {
+        lanes[k % 8] = lanes[k % 8].max(v);
+    }
+    lanes.into_iter().fold(0f32, f32::max)
 }
 
 /// `f` of a triangle's three corners: an array's `map`, which the
