@@ -214,9 +214,11 @@ pub(crate) fn moves(
 /// - the particle's distance d₁ from the plane now is below the reach on
 ///   its side, and above −2κ: the side is read from the plane at the start
 ///   of the substep, and either plane's distance to a point within M of
-///   `p` is within κ = 2M + (|p − a₀| + 2M)·√2·σ of the anchors' (the
-///   normals differ by at most √2·σ below 90°); nor is |d₁| more than
-///   the anchors' distance + κ;
+///   `p` is within κ = 2M + |p − aₖ|·σ·(1 + σ²) of the anchors' (aₖ the
+///   nearest corner; the unit normals differ by 2·sin(θ/2), at most
+///   σ·(1 + σ²) below 90°); so |d₁| is at most the anchors' distance + κ,
+///   and below the reach where that distance passes κ (one side
+///   throughout);
 /// - so `p`, projected on the anchored plane, is within
 ///   ρ = (2 + 4s)·M + |d₁|·σ of T′, and for each corner k the distance of
 ///   the projection from T′'s edge opposite k, (bₖ + s)·hₖ (hₖ that
@@ -231,23 +233,40 @@ pub(crate) fn may_hit(p: Vec3, a: [Vec3; 3], margin: f32, reach: f32) -> bool {
     let reach = reach * 1.01;
     let (e0, e1) = (a[1] - a[0], a[2] - a[0]);
     let c = e0.cross(e1);
-    let twice_area = c.length();
-    let sides = [(a[2] - a[1]).length(), e1.length(), e0.length()];
-    let longest = sides[0].max(sides[1]).max(sides[2]);
-    let sigma = 2.0 * m * longest / twice_area;
-    if !(sigma < 1.0 && twice_area > 0.01 * longest * longest) {
+    // Squares first: most triangles a fast fall lists are kept by them.
+    let area_sq = c.length_squared(); // (twice the area)²
+    let sides_sq = [
+        (a[2] - a[1]).length_squared(),
+        e1.length_squared(),
+        e0.length_squared(),
+    ];
+    let longest_sq = sides_sq[0].max(sides_sq[1]).max(sides_sq[2]);
+    if !(4.0 * m * m * longest_sq < area_sq && area_sq > 1e-4 * longest_sq * longest_sq) {
         return true;
     }
-    let n = c / twice_area;
+    // Barycentric coordinates of p's projection on the anchored plane
+    // (d00·d11 − d01² = |c|²): bₖ·hₖ is the signed distance from the
+    // edge opposite corner k.
     let d = p - a[0];
-    // |n − n_a| = 2·sin(θ/2) at most, with sin θ ≤ σ.
-    let turn = (2.0 - 2.0 * (1.0 - sigma * sigma).sqrt()).sqrt();
+    let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
+    let (d20, d21) = (d.dot(e0), d.dot(e1));
+    let v = (d11 * d20 - d01 * d21) / area_sq;
+    let w = (d00 * d21 - d01 * d20) / area_sq;
+    let slack = EDGE_SLACK + 1e-3;
+    let out = [1.0 - v - w + slack, v + slack, w + slack];
+    if out.iter().all(|&b| b >= 0.0) {
+        return true; // over the grown triangle already
+    }
+    let twice_area = area_sq.sqrt();
+    let sigma = 2.0 * m * longest_sq.sqrt() / twice_area;
+    // |n − n_a| = 2·sin(θ/2) = σ/cos(θ/2) ≤ σ·(1 + σ²) for sin θ ≤ σ ≤ 1.
+    let turn = sigma * (1.0 + sigma * sigma);
     let nearest = (d.length_squared())
         .min((p - a[1]).length_squared())
         .min((p - a[2]).length_squared())
         .sqrt();
     let kappa = 2.0 * m + nearest * turn;
-    let height = d.dot(n).abs();
+    let height = d.dot(c).abs() / twice_area;
     // Beyond κ from the plane the particle was on one side throughout.
     let side = if height > kappa {
         reach
@@ -256,16 +275,8 @@ pub(crate) fn may_hit(p: Vec3, a: [Vec3; 3], margin: f32, reach: f32) -> bool {
     };
     let d1 = side.min(height + kappa);
     let rho = (2.0 + 4.0 * EDGE_SLACK) * m + d1 * sigma;
-    // Barycentric coordinates of p's projection on the anchored plane:
-    // bₖ·hₖ is the signed distance from the edge opposite corner k.
-    let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
-    let (d20, d21) = (d.dot(e0), d.dot(e1));
-    let det = d00 * d11 - d01 * d01;
-    let v = (d11 * d20 - d01 * d21) / det;
-    let w = (d00 * d21 - d01 * d20) / det;
-    let b = [1.0 - v - w, v, w];
-    let slack = EDGE_SLACK + 1e-3;
-    (0..3).all(|k| (b[k] + slack) * (twice_area / sides[k]) >= -rho)
+    // (bₖ + s)·hₖ ≥ −ρ with hₖ = |c|/sideₖ, squared where bₖ + s < 0.
+    (0..3).all(|k| out[k] >= 0.0 || out[k] * out[k] * area_sq <= rho * rho * sides_sq[k])
 }
 
 /// [`hit`], then its [`moves`].
