@@ -30,9 +30,10 @@
 
 use glam::Vec3;
 
+use super::prune::may_hit;
 use super::{Hit, NONE, Sheets, Touch, corners};
 use crate::anchors::{Anchors, List, UNLISTED};
-use crate::point_triangle::{Face, hit, may_hit};
+use crate::point_triangle::{Face, hit};
 
 /// Candidate slots per probe.
 pub(crate) const CAP: usize = 48;

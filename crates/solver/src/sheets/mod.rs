@@ -37,6 +37,7 @@
 //! [`FRICTION`]: super::point_triangle::FRICTION
 
 mod cached;
+mod prune;
 
 use glam::{Vec3, Vec4};
 
