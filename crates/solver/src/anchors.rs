@@ -152,6 +152,12 @@ impl<'a> List<'a> {
         self.n += 1;
     }
 
+    /// Whether more were listed than the slots hold (the list will not
+    /// be kept: nothing more need be tested for it).
+    pub fn overflowed(&self) -> bool {
+        self.n > self.slots.len()
+    }
+
     /// How many were listed, sorted; None when more than the slots.
     pub fn finish(self) -> Option<u32> {
         let listed = self.slots.get_mut(..self.n)?;

@@ -14,7 +14,8 @@
 //! ([`Sheets::against`]) can pass is a candidate — unless the hit itself
 //! cannot pass while everything stays within M ([`may_hit`]: the particle
 //! would have to lie over the triangle, give or take a bound that grows
-//! with M). That leaves a particle resting on a sheet the few triangles
+//! with M; asked only while M is at most [`PRUNED_UP_TO`] of the contact
+//! distance, beyond which it prunes little). That leaves a particle resting on a sheet the few triangles
 //! around its own instead of the dozen its neighbours' grown boxes hold.
 //! When any strays further, every list is gathered again in that substep
 //! (`solver::anchors`; M is at least [`LEAST`] × the contact distance:
@@ -44,6 +45,10 @@ const LEAST: f32 = 0.02;
 /// The largest margin, as a share of the contact distance: a faster
 /// fall searches the hash.
 const MOST: f32 = 2.0;
+
+/// The widest margin, as a share of the contact distance, at which a
+/// gather prunes its candidates ([`may_hit`]).
+const PRUNED_UP_TO: f32 = 0.1;
 
 /// The widest walk a gather makes, in cells per axis; beyond it (a fast
 /// body's large margin) the probe searches the hash.
@@ -126,6 +131,9 @@ impl Sheets {
         let c = &self.cached.anchors;
         let p0 = c.at[self.probe[k] as usize];
         let grow = self.reach + 2.0 * c.margin;
+        // A wide margin leaves the bound little to prune (the corners may
+        // turn the normal far): the box test alone is cheaper then.
+        let prune = c.margin <= PRUNED_UP_TO * self.reach;
         let mut list = List::new(out);
         for s in self.sheets.iter().filter(|s| s.body != self.probe_body[k]) {
             // The hash holds centroids of this substep: a candidate's is
@@ -137,13 +145,16 @@ impl Sheets {
                 return UNLISTED;
             }
             s.grid.each_in_cells(lo, hi, |t| {
+                if list.overflowed() {
+                    return; // the probe searches the hash instead
+                }
                 let t = s.first + t;
                 let a = super::corners(self.tri[t], |i| c.at[i]);
                 let (tlo, thi) = (a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2]));
                 if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
                     return;
                 }
-                if !may_hit(p0, a, c.margin, self.reach) {
+                if prune && !may_hit(p0, a, c.margin, self.reach) {
                     return;
                 }
                 list.push(t);
