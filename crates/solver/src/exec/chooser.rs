@@ -64,13 +64,28 @@ struct State {
     next_trial: u64,
     gap: u64,
     trials: u64,
+    /// The chosen size and its mean when it was chosen or the last trial
+    /// began: once its frames cost [`CHANGED`] times more or less, the
+    /// others' samples are stale (the scene got heavier or lighter) and a
+    /// trial comes at once.
+    reference: (usize, f64),
 }
+
+/// How far the chosen size's mean may move from its value at the last
+/// trial before the other sizes are measured again: a pile of two sheets
+/// whose two-thread frames were last measured while they landed (40 ms)
+/// stayed on one thread (22 ms) for up to 30 frames of the rest that
+/// followed (13 ms on two).
+const CHANGED: f64 = 1.5;
 
 /// The team size of each frame: the one whose last [`SAMPLES`] frames
 /// were fastest on average. Every [`TRIAL_EVERY`] frames (sooner at the
 /// start, [`FIRST_TRIAL_AFTER`]), two frames try another size (the first
 /// wakes its threads and is not measured), so a machine that gets busy
-/// or idle again is noticed within a second.
+/// or idle again is noticed within a second. The others' samples go stale
+/// when the scene's load changes, so a trial also comes at once when the
+/// chosen size's frames cost [`CHANGED`] times more or less than at the
+/// last trial, and [`FIRST_TRIAL_AFTER`] frames after a new choice.
 #[derive(Debug)]
 pub(super) struct Chooser {
     state: Mutex<State>,
@@ -101,6 +116,7 @@ impl Chooser {
                 next_trial: 0,
                 gap: FIRST_TRIAL_AFTER,
                 trials: 0,
+                reference: (0, 0.0),
             }),
         }
     }
@@ -139,9 +155,26 @@ impl Chooser {
         if st.next_trial == 0 {
             st.next_trial = st.frame + st.gap;
         }
+        let (size, mean) = (st.sizes[best].size, st.sizes[best].mean());
+        let moved = mean > CHANGED * st.reference.1 || CHANGED * mean < st.reference.1;
+        if size != st.reference.0 {
+            // A new choice: the size it left is tried again soon, in case
+            // the trial that won fell on a change of load (a pile's
+            // landing ending: one thread measured at rest against two
+            // threads' frames of the landing).
+            st.reference = (size, mean);
+            st.next_trial = st.next_trial.min(st.frame + FIRST_TRIAL_AFTER);
+        } else if moved && mean.is_finite() && st.frame < st.next_trial {
+            // The others were measured on another load: again, now.
+            st.reference.1 = mean;
+            st.next_trial = st.frame;
+        }
         // A trial is two frames: the first wakes the threads (up to 15 ms
         // here for a parked worker), the second is measured.
         if st.frame >= st.next_trial {
+            if st.frame == st.next_trial {
+                st.reference.1 = mean;
+            }
             let k = (st.trials % (st.sizes.len() as u64 - 1)) as usize;
             if st.frame > st.next_trial {
                 st.trials += 1;
@@ -242,6 +275,60 @@ mod tests {
             on_two >= 42,
             "{on_two} of 60 frames on two threads: {sizes:?}"
         );
+    }
+
+    #[test]
+    fn a_scene_that_gets_heavier_or_lighter_is_measured_again_at_once() {
+        // The landing ends in the frame a trial of one thread is measured.
+        const RESTS: usize = 27;
+        // The pile of two sheets (ms on two threads, on one): the top one
+        // falls, lands, then both rest.
+        let phase = |frame: usize| match frame {
+            0..19 => (8.0, 12.0),
+            19..RESTS => (40.0, 55.0),
+            _ => (13.0, 22.0),
+        };
+        let chooser = Chooser::new(2, false);
+        let mut sizes = Vec::new();
+        for frame in 0..120 {
+            let size = chooser.pick();
+            sizes.push(size);
+            let (two, one) = phase(frame);
+            let ms = if size == 2 { two } else { one };
+            chooser.took(size, Duration::from_secs_f64(ms * 1e-3));
+        }
+        // At rest, one thread only for the trials: two frames of every
+        // TRIAL_EVERY, and those until the lighter load is noticed.
+        let on_one = sizes[RESTS..].iter().filter(|&&s| s == 1).count();
+        assert!(
+            on_one <= 8,
+            "{on_one} frames at rest on one thread: {sizes:?}"
+        );
+    }
+
+    #[test]
+    fn a_scene_that_gets_lighter_is_measured_again_on_the_size_it_left() {
+        // A heavy scene on a busy machine runs best on one thread (30 ms
+        // against 40 on two); from frame LIGHT on, most of it is gone and
+        // two threads win (5 ms against 8).
+        const LIGHT: usize = 80;
+        let chooser = Chooser::new(2, false);
+        let mut sizes = Vec::new();
+        for frame in 0..140 {
+            let size = chooser.pick();
+            sizes.push(size);
+            let (two, one) = if frame < LIGHT {
+                (40.0, 30.0)
+            } else {
+                (5.0, 8.0)
+            };
+            let ms = if size == 2 { two } else { one };
+            chooser.took(size, Duration::from_secs_f64(ms * 1e-3));
+        }
+        // Within a few frames, not at the next of the trials 32 frames
+        // apart (two threads' samples are all from the heavy scene).
+        let late = sizes[LIGHT + 5..].iter().filter(|&&s| s == 1).count();
+        assert!(late <= 4, "{late} light frames on one thread: {sizes:?}");
     }
 
     #[test]
