@@ -106,11 +106,11 @@ impl RawContacts {
     /// Called by every thread of the team, between barriers as written.
     pub unsafe fn find(self, p: RawParticles, team: &Team) {
         let len = self.particle.len();
-        // SAFETY: each thread writes only its share of the entries, then
-        // the pieces of them it took (`Team::chunks`: each piece goes to
-        // one thread); thread 0 alone builds the hash while the others
-        // wait at a barrier; the pushes only read positions gathered
-        // before the previous barrier.
+        // SAFETY: each thread writes only its share of the entries (and
+        // measures it, reading only what it wrote), then the pieces of them
+        // it took (`Team::chunks`: each piece goes to one thread); thread 0
+        // alone builds the hash while the others wait at a barrier; the
+        // pushes only read positions gathered before the previous barrier.
         unsafe {
             let share = team.share(len);
             for k in share.clone() {
@@ -218,9 +218,12 @@ impl RawSheets {
         // SAFETY: positions are final for this phase (every thread is past
         // the barrier below); each thread writes only the pieces it took
         // (`Team::chunks`: each piece goes to one thread) of the
-        // triangles' shapes, then of the probes (their results and
-        // candidate slots); thread 0 alone builds the hash, marks the
-        // wanted triangles and gathers while the others wait at a barrier.
+        // triangles' shapes and farthest corners, then of the probes
+        // (their results and candidate slots); thread 0 alone builds the
+        // hash and marks the wanted triangles while the others wait at a
+        // barrier; each thread adds corners' moves only into the
+        // `gathered` slots of its own share of the particles, after the
+        // barrier that ends the probes.
         unsafe {
             let (prev, delta) = (p.prev.slice(), p.delta.slice());
             let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
