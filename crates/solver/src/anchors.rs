@@ -91,14 +91,15 @@ impl Anchors {
     }
 
     /// Decides, once a substep before the search, whether the lists still
-    /// hold, from the maxima [`Anchors::measure`] found over all of
-    /// `points`. When not, every index is anchored where it started and
-    /// the margin is set, at least `floor` (m); past `ceiling` (m) no
-    /// lists are kept until things slow down.
+    /// hold, from the maxima [`Anchors::measure`] found over every tracked
+    /// point. When not, each of `starts` — every tracked index with where
+    /// it started the substep — is anchored there and the margin is set,
+    /// at least `floor` (m); past `ceiling` (m) no lists are kept until
+    /// things slow down.
     pub fn decide(
         &mut self,
         [step, drift]: [f32; 2],
-        points: impl Iterator<Item = (usize, Vec3, Vec3)>,
+        starts: impl Iterator<Item = (usize, Vec3)>,
         (floor, ceiling): (f32, f32),
     ) {
         self.regather = false;
@@ -116,7 +117,7 @@ impl Anchors {
         let strayed = drift.is_nan() || drift > self.margin * self.margin;
         self.regather = !self.valid || strayed || self.margin > NARROW * wanted;
         if self.regather {
-            for (i, from, _) in points {
+            for (i, from) in starts {
                 self.at[i] = from;
             }
             self.step = step.sqrt();

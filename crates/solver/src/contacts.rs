@@ -271,10 +271,10 @@ impl ParticleContacts {
             *b = [b[0].min(self.pos[k]), b[1].max(self.pos[k])];
         }
         self.grid.sort();
-        let points = (0..self.len()).map(|k| (k, from(self.particle[k] as usize), self.pos[k]));
+        let starts = (0..self.len()).map(|k| (k, from(self.particle[k] as usize)));
         let cell = self.grid.cell;
         self.anchors
-            .decide(measured, points, (LEAST * cell, MOST * cell));
+            .decide(measured, starts, (LEAST * cell, MOST * cell));
     }
 
     /// Whether entries `k` and `j` may push each other at all (not one

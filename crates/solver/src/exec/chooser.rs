@@ -74,8 +74,8 @@ struct State {
 /// How far the chosen size's mean may move from its value at the last
 /// trial before the other sizes are measured again: a pile of two sheets
 /// whose two-thread frames were last measured while they landed (40 ms)
-/// stayed on one thread (22 ms) for up to 30 frames of the rest that
-/// followed (13 ms on two).
+/// stayed on one thread (22 ms) for 15 frames of the rest that followed
+/// (13 ms on two), until the next trial.
 const CHANGED: f64 = 1.5;
 
 /// The team size of each frame: the one whose last [`SAMPLES`] frames
@@ -165,8 +165,8 @@ impl Chooser {
             st.reference = (size, mean);
             st.next_trial = st.next_trial.min(st.frame + FIRST_TRIAL_AFTER);
         } else if moved && mean.is_finite() && st.frame < st.next_trial {
-            // The others were measured on another load: again, now.
-            st.reference.1 = mean;
+            // The others were measured on another load: again, now (the
+            // trial takes the new reference).
             st.next_trial = st.frame;
         }
         // A trial is two frames: the first wakes the threads (up to 15 ms

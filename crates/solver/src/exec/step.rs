@@ -243,14 +243,31 @@ impl Frame<'_> {
         // SAFETY: the caller's contract.
         unsafe {
             let w = p.inv_mass.get(i);
-            p.prev.set(i, p.pos.get(i).extend(w));
             if w > 0.0 {
-                let v = self.predicted_velocity(i, w, p.vel.get(i), h, drag);
-                p.vel.set(i, v);
-                p.delta.set(i, (v * h).extend(0.0));
-            } else if p.hold.get(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
+                self.predict_free(i, p.pos.get(i), w, p.vel.get(i), h, drag);
+                return;
+            }
+            p.prev.set(i, p.pos.get(i).extend(w));
+            if p.hold.get(i) & (hold::DRIVEN | hold::GRABBED) == 0 {
                 p.delta.set(i, Vec4::ZERO);
             }
+        }
+    }
+
+    /// Step 1 for free particle `i` (inverse mass `w`) at `x` with
+    /// velocity `v`: its start, predicted velocity and step.
+    ///
+    /// # Safety
+    /// No other thread touches particle `i`.
+    #[inline(always)]
+    unsafe fn predict_free(&self, i: usize, x: Vec3, w: f32, v: Vec3, h: f32, drag: f32) {
+        let p = self.particles;
+        // SAFETY: the caller's contract.
+        unsafe {
+            p.prev.set(i, x.extend(w));
+            let v = self.predicted_velocity(i, w, v, h, drag);
+            p.vel.set(i, v);
+            p.delta.set(i, (v * h).extend(0.0));
         }
     }
 
@@ -384,10 +401,7 @@ impl Frame<'_> {
                     p.pos.set(i, x);
                     if PREDICT {
                         // predict_one's step, on the values in hand.
-                        p.prev.set(i, x.extend(w));
-                        let v = self.predicted_velocity(i, w, v, h, drag);
-                        p.vel.set(i, v);
-                        p.delta.set(i, (v * h).extend(0.0));
+                        self.predict_free(i, x, w, v, h, drag);
                     } else {
                         p.delta.set(i, delta.extend(0.0));
                         p.vel.set(i, v);

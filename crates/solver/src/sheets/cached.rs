@@ -15,8 +15,9 @@
 //! cannot pass while everything stays within M ([`may_hit`]: the particle
 //! would have to lie over the triangle, give or take a bound that grows
 //! with M; asked only while M is at most [`PRUNED_UP_TO`] of the contact
-//! distance, beyond which it prunes little). That leaves a particle resting on a sheet the few triangles
-//! around its own instead of the dozen its neighbours' grown boxes hold.
+//! distance, beyond which it prunes little). That leaves a particle
+//! resting on a sheet the few triangles around its own instead of the
+//! dozen its neighbours' grown boxes hold.
 //! When any strays further, every list is gathered again in that substep
 //! (`solver::anchors`; M is at least [`LEAST`] × the contact distance:
 //! the smaller M, the more the bound prunes and the sooner a slow slide
@@ -111,16 +112,12 @@ impl Candidates {
 
     /// Whether the lists still hold this substep (see `solver::anchors`),
     /// from `measured`, every share's [`Candidates::measure`] at once;
-    /// `reach` is the largest contact distance.
-    pub fn decide(
-        &mut self,
-        measured: [f32; 2],
-        (from, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
-        reach: f32,
-    ) {
-        let points = (self.tracked.iter()).map(|&i| (i as usize, from(i as usize), x(i as usize)));
+    /// `from` gives where a particle started the substep, `reach` is the
+    /// largest contact distance.
+    pub fn decide(&mut self, measured: [f32; 2], from: impl Fn(usize) -> Vec3, reach: f32) {
+        let starts = (self.tracked.iter()).map(|&i| (i as usize, from(i as usize)));
         self.anchors
-            .decide(measured, points, (LEAST * reach, MOST * reach));
+            .decide(measured, starts, (LEAST * reach, MOST * reach));
     }
 }
 

@@ -314,7 +314,7 @@ impl Sheets {
         (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         radius: &[f32],
     ) {
-        self.cached.decide(measured, (&prev, &x), self.reach);
+        self.cached.decide(measured, &prev, self.reach);
         let (regather, listing) = (self.cached.anchors.regather, self.cached.anchors.listing);
         if regather || !listing {
             // Every triangle may be tested this substep.
