@@ -29,10 +29,6 @@ use super::grid::Grid;
 /// Listed neighbours per particle.
 pub(crate) const LISTED: usize = 24;
 
-/// The most pushes a particle adds up from its list in the walk's order;
-/// a particle with more walks the hash.
-const PUSHES: usize = 16;
-
 /// The least margin of the lists, as a share of the largest contact
 /// distance.
 const LEAST: f32 = 0.1;
@@ -68,6 +64,9 @@ pub(crate) struct ParticleContacts {
     pub entry_of: Vec<u32>,
     /// Entries by cell; its edge is the largest contact distance r_i + r_j.
     grid: Grid,
+    /// The grid holds this substep's positions (it is sorted only when
+    /// some entry walks it).
+    sorted: bool,
     /// Per entry: its current position (m), gathered once per substep.
     pub pos: Vec<Vec3>,
     /// Per entry: the push it gets this substep (m).
@@ -258,23 +257,36 @@ impl ParticleContacts {
         self.anchors.measure(points)
     }
 
-    /// Sorts the entries into the hash by their positions `pos` and boxes
-    /// each body's entries, then decides whether the lists hold from
-    /// `measured`, every share's [`ParticleContacts::measure`] at once;
-    /// `from` gives a world particle's position at the start of the
-    /// substep (one thread).
-    pub fn build(&mut self, measured: [f32; 2], from: impl Fn(usize) -> Vec3) {
+    /// Boxes each body's entries, decides whether the lists hold from
+    /// `measured`, every share's [`ParticleContacts::measure`] at once,
+    /// then sorts the entries into the hash by their positions `pos` when
+    /// some entry walks it this substep; `from` gives a world particle's
+    /// position at the start of the substep (one thread).
+    pub fn build(&mut self, measured: [f32; 2], from: impl Fn(usize) -> Vec3, inv_mass: &[f32]) {
         self.body_box.fill([Vec3::INFINITY, Vec3::NEG_INFINITY]);
         for k in 0..self.len() {
-            self.grid.place(k, self.pos[k]);
             let b = &mut self.body_box[self.body[k] as usize];
             *b = [b[0].min(self.pos[k]), b[1].max(self.pos[k])];
         }
-        self.grid.sort();
         let starts = (0..self.len()).map(|k| (k, from(self.particle[k] as usize)));
         let cell = self.grid.cell;
         self.anchors
             .decide(measured, starts, (LEAST * cell, MOST * cell));
+        // Only a gathering and an entry that looks for pushes without a
+        // list walk the hash: while every other entry tests its own list
+        // it is not sorted (`push_among` orders the pushes by the cells of
+        // the positions, the cells the hash would hold).
+        let a = &self.anchors;
+        let walked = a.regather
+            || !a.listing
+            || (0..self.len()).any(|k| self.listed[k] == UNLISTED && self.pushed(k, inv_mass));
+        if walked {
+            for k in 0..self.len() {
+                self.grid.place(k, self.pos[k]);
+            }
+            self.grid.sort();
+        }
+        self.sorted = walked;
     }
 
     /// Whether entries `k` and `j` may push each other at all (not one
@@ -304,6 +316,7 @@ impl ParticleContacts {
         if (0..3).any(|x| hi[x] - lo[x] > 6) {
             return UNLISTED;
         }
+        debug_assert!(self.sorted, "a gathering walks this substep's hash");
         let mut list = List::new(out);
         self.grid.each_in_cells(lo, hi, |j| {
             let reach = radius[pk] + radius[self.particle[j] as usize];
@@ -357,6 +370,7 @@ impl ParticleContacts {
         if !self.pushed(k, inv_mass) {
             return push;
         }
+        debug_assert!(self.sorted, "a search walks this substep's hash");
         let home = self.grid.cell_of(k);
         let around = (home.map(|c| c - 1), home.map(|c| c + 1));
         self.grid.each_in_cells(around.0, around.1, |j| {
@@ -383,14 +397,12 @@ impl ParticleContacts {
         let Some(second) = pushes.next() else {
             return Vec3::ZERO + first.1;
         };
-        // The walk's order: cell (x, y, z), then entry.
-        let mut found = [([0i32; 3], 0u32, Vec3::ZERO); PUSHES];
+        // The walk's order: cell (x, y, z), then entry. A list holds at
+        // most LISTED entries, so they all fit.
+        let mut found = [([0i32; 3], 0u32, Vec3::ZERO); LISTED];
         let mut n = 0;
         for (j, p) in [first, second].into_iter().chain(pushes) {
-            if n == PUSHES {
-                return self.push_of(k, inv_mass, radius);
-            }
-            found[n] = (self.grid.cell_of(j as usize), j, p);
+            found[n] = (self.grid.cell_at(self.pos[j as usize]), j, p);
             n += 1;
         }
         let found = &mut found[..n];

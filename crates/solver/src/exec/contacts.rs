@@ -109,8 +109,10 @@ impl RawContacts {
         // SAFETY: each thread writes only its share of the entries (and
         // measures it, reading only what it wrote), then the pieces of them
         // it took (`Team::chunks`: each piece goes to one thread); thread 0
-        // alone builds the hash while the others wait at a barrier; the
-        // pushes only read positions gathered before the previous barrier.
+        // alone builds the hash while the others wait at a barrier, reading
+        // the lists' lengths written before the last barrier of the
+        // previous substep; the pushes only read positions gathered before
+        // the previous barrier.
         unsafe {
             let share = team.share(len);
             for k in share.clone() {
@@ -121,13 +123,13 @@ impl RawContacts {
             let measured = self.all.get_ref(0).measure(share, from);
             // Every share measured and gathered (a barrier).
             let measured = team.max_all(measured);
+            let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
             if team.index == 0 {
                 // The others wait at the barrier below and hold no reference.
-                self.all.at(0).build(measured, from);
+                self.all.at(0).build(measured, from, inv_mass);
             }
             team.sync();
             let all = self.all.get_ref(0);
-            let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
             team.chunks(len, CHUNK, |mine| {
                 for k in mine {
                     let list = (self.lists)
