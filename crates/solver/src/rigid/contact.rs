@@ -13,7 +13,7 @@ use super::geometry::{Solid, Touch, ground, meet, solid};
 
 use super::Rigid;
 use super::end::{End, Ends, Particles, Tether, inv_mass};
-use crate::collision::Collider;
+use crate::collision::{Collider, MAX_DEPENETRATION_SPEED};
 
 /// One contact of rigid body `a` this substep.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +31,11 @@ pub struct Contact {
     pub n: Vec3,
     /// Distance kept between the points along n (a particle's radius).
     pub gap: f32,
+    /// How much of the overlap is left this substep: what the points
+    /// overlapped when it began beyond what leaves at
+    /// [`MAX_DEPENETRATION_SPEED`] (0 in a running world, see
+    /// [`Contact::leave_slowly`]).
+    pub slack: f32,
     /// Coulomb μ of the pair.
     pub friction: f32,
     /// Normal λ of the substep (position level).
@@ -194,6 +199,7 @@ fn contact(
         rb,
         n,
         gap,
+        slack: 0.0,
         friction: if matches!(b, End::World) {
             (friction * r.friction).sqrt()
         } else {
@@ -208,6 +214,19 @@ fn contact(
 }
 
 impl Contact {
+    /// An overlap the points already had when the substep began (a body
+    /// placed or saved inside the ground, another body or a particle)
+    /// leaves at most [`MAX_DEPENETRATION_SPEED`], as a particle leaves a
+    /// collider: pushed out at once, a box saved 60 m under the ground
+    /// left at 7e4 m/s turning at 3e5 rad/s. In a running world the
+    /// contacts leave a substep clear, and this keeps nothing.
+    pub(crate) fn leave_slowly<P: Particles>(&mut self, e: &Ends<P>, h: f32) {
+        let a = e.point_before(End::Rigid(self.a), self.ra);
+        let b = e.point_before(self.b, self.rb);
+        let before = (b - a).dot(self.n) + self.gap;
+        self.slack = (before - MAX_DEPENETRATION_SPEED * h).max(0.0);
+    }
+
     /// The points on a and b now.
     pub(crate) fn points<P: Particles>(&self, e: &Ends<P>) -> (Vec3, Vec3) {
         (
@@ -220,7 +239,7 @@ impl Contact {
     pub(crate) fn push<P: Particles>(&mut self, e: &mut Ends<P>, k: f32) {
         let a = End::Rigid(self.a);
         let (pa, pb) = self.points(e);
-        let depth = (pb - pa).dot(self.n) + self.gap;
+        let depth = (pb - pa).dot(self.n) + self.gap - self.slack;
         if depth <= 0.0 {
             return;
         }
@@ -260,7 +279,7 @@ impl Contact {
         e.particles.shift(i, back);
         let a = End::Rigid(self.a);
         let (pa, pb) = self.points(e);
-        let depth = (pb - pa).dot(self.n) + self.gap;
+        let depth = (pb - pa).dot(self.n) + self.gap - self.slack;
         if depth > 0.0 {
             let mut lambda = self.lambda_n;
             e.correct(
