@@ -97,17 +97,6 @@ impl Rigids {
             r.omega *= s.drag;
             self.lost[0] += before - r.kinetic_energy();
             r.v += s.gravity * s.h;
-            // At most MAX_TURN a substep (Box2D's maxRotation): past it
-            // the contacts and joints, linear in the turn, do not hold, and
-            // a joint saved 1e5 m from its partner pumped its bodies up to
-            // 2e8 rad/s. Nothing a scene does spins that fast (942 rad/s at
-            // 20 substeps of a 60 fps frame).
-            let turn = r.omega.length() * s.h;
-            if turn > MAX_TURN {
-                let before = r.kinetic_energy();
-                r.omega *= MAX_TURN / turn;
-                self.lost[0] += before - r.kinetic_energy();
-            }
             // In the body frame, where I is diagonal.
             let w0 = r.q.conjugate() * r.omega;
             let mut w = w0;
@@ -145,6 +134,18 @@ impl Rigids {
             // world → body → world rescales ω by |q|² ≈ 1 ± 1e−7 a
             // substep, which ratcheted a spin's energy up 0.6 % in 20 s.
             r.omega += r.q * (w - w0);
+            // At most MAX_TURN a substep (Box2D's maxRotation): past it
+            // the contacts and joints, linear in the turn, do not hold (a
+            // joint saved 1e5 m from its partner pumped its bodies up to
+            // 2e8 rad/s), and a driven torque of 1e6 N·m on a 1 mm box
+            // spun it to NaN. Nothing a scene does spins that fast (942
+            // rad/s at 20 substeps of a 60 fps frame).
+            let turn = r.omega.length() * s.h;
+            if turn > MAX_TURN {
+                let before = r.kinetic_energy();
+                r.omega *= MAX_TURN / turn;
+                self.lost[0] += before - r.kinetic_energy();
+            }
             r.dx = Vec3::ZERO;
             r.dtheta = Vec3::ZERO;
             r.x += r.v * s.h;
