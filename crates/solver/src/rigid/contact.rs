@@ -32,9 +32,8 @@ pub struct Contact {
     /// Distance kept between the points along n (a particle's radius).
     pub gap: f32,
     /// How much of the overlap is left this substep: what the points
-    /// overlapped when it began beyond what leaves at
-    /// [`MAX_DEPENETRATION_SPEED`] (0 in a running world, see
-    /// [`Contact::leave_slowly`]).
+    /// overlapped when it began beyond what leaves at 10 m/s, the
+    /// particles' depenetration speed (0 in a running world).
     pub slack: f32,
     /// Coulomb μ of the pair.
     pub friction: f32,
