@@ -218,7 +218,10 @@ impl Contact {
     /// leaves at most [`MAX_DEPENETRATION_SPEED`], as a particle leaves a
     /// collider: pushed out at once, a box saved 60 m under the ground
     /// left at 7e4 m/s turning at 3e5 rad/s. In a running world the
-    /// contacts leave a substep clear, and this keeps nothing.
+    /// contacts leave a substep clear, and this keeps nothing, but where
+    /// a joint holds two bodies overlapping (an L of bars overlapping at
+    /// its corner): there the contact no longer pushes the whole overlap
+    /// against the joint each substep.
     pub(crate) fn leave_slowly<P: Particles>(&mut self, e: &Ends<P>, h: f32) {
         let a = e.point_before(End::Rigid(self.a), self.ra);
         let b = e.point_before(self.b, self.rb);

@@ -170,10 +170,29 @@ impl Joint {
         let pa = e.point(a, self.anchor[0]);
         let pb = e.point(b, self.anchor[1]);
         if self.kind == JointKind::Fixed && alpha_t == 0.0 {
-            // Rigid: point and angle as one block.
+            // Rigid: point and angle as one block, kept where it closes
+            // the joint rather than opening it (bodies whose inertias lie
+            // ten decades apart made the block's turns compound round
+            // after round to NaN; point and angle one after the other
+            // stay finite there).
             let turn = self.turn_to_relative(e);
+            let kept = [
+                e.rigid[self.a].clone(),
+                self.b
+                    .map_or(e.rigid[self.a].clone(), |b| e.rigid[b].clone()),
+            ];
             super::block::close(e, (a, pa), (b, pb), (pb - pa, turn), k);
-            return;
+            let gap = e.point(b, self.anchor[1]) - e.point(a, self.anchor[0]);
+            let opened = gap.length() > 2.0 * (pb - pa).length() + 1e-6;
+            let turned = self.turn_to_relative(e).length() > 2.0 * turn.length() + 1e-6;
+            if !(opened || turned) {
+                return;
+            }
+            let [ka, kb] = kept;
+            e.rigid[self.a] = ka;
+            if let Some(b) = self.b {
+                e.rigid[b] = kb;
+            }
         }
         let corr = match self.kind {
             JointKind::Slider(_) => {
