@@ -176,11 +176,7 @@ impl Joint {
             // after round to NaN; point and angle one after the other
             // stay finite there).
             let turn = self.turn_to_relative(e);
-            let kept = [
-                e.rigid[self.a].clone(),
-                self.b
-                    .map_or(e.rigid[self.a].clone(), |b| e.rigid[b].clone()),
-            ];
+            let kept = (e.rigid[self.a].clone(), self.b.map(|b| e.rigid[b].clone()));
             super::block::close(e, (a, pa), (b, pb), (pb - pa, turn), k);
             let gap = e.point(b, self.anchor[1]) - e.point(a, self.anchor[0]);
             let opened = gap.length() > 2.0 * (pb - pa).length() + 1e-6;
@@ -188,10 +184,9 @@ impl Joint {
             if !(opened || turned) {
                 return;
             }
-            let [ka, kb] = kept;
-            e.rigid[self.a] = ka;
-            if let Some(b) = self.b {
-                e.rigid[b] = kb;
+            e.rigid[self.a] = kept.0;
+            if let (Some(b), Some(body)) = (self.b, kept.1) {
+                e.rigid[b] = body;
             }
         }
         let corr = match self.kind {
