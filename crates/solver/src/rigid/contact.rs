@@ -33,7 +33,8 @@ pub struct Contact {
     pub gap: f32,
     /// How much of the overlap is left this substep: what the points
     /// overlapped when it began beyond what leaves at 10 m/s, the
-    /// particles' depenetration speed (0 in a running world).
+    /// particles' depenetration speed (0 in a running world, but where a
+    /// joint holds two bodies overlapping).
     pub slack: f32,
     /// Coulomb μ of the pair.
     pub friction: f32,

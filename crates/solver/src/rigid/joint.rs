@@ -170,11 +170,12 @@ impl Joint {
         let pa = e.point(a, self.anchor[0]);
         let pb = e.point(b, self.anchor[1]);
         if self.kind == JointKind::Fixed && alpha_t == 0.0 {
-            // Rigid: point and angle as one block, kept where it closes
-            // the joint rather than opening it (bodies whose inertias lie
-            // ten decades apart made the block's turns compound round
-            // after round to NaN; point and angle one after the other
-            // stay finite there).
+            // Rigid: point and angle as one block, kept unless it opens
+            // the joint (leaves its gap or its turn more than twice what
+            // they were, beyond rounding): between bodies whose inertias
+            // lie ten decades apart the block's turns compounded round
+            // after round to NaN, where point and angle one after the
+            // other, below, stay finite.
             let turn = self.turn_to_relative(e);
             let kept = (e.rigid[self.a].clone(), self.b.map(|b| e.rigid[b].clone()));
             super::block::close(e, (a, pa), (b, pb), (pb - pa, turn), k);
