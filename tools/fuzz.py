@@ -15,7 +15,8 @@ It then runs `catenary run` for --frames frames and sorts the outcome:
   PANIC     exit 101 or killed by a signal;
   NAN       ran, but the final line has NaN or inf;
   HOT       ran, kinetic energy past 10 × its value after the first frame
-            plus 1e4 J (a blow-up that stayed finite);
+            plus 1e4 J plus the potential energy gravity released since
+            (a blow-up that stayed finite; a driver's input counts too);
   SLOW      past 60 s for the run (a quadratic trap).
 Every case that is not ok is written to fuzz-out/ with its outcome, so it
 can become a regression file in tests/hostile/.
@@ -77,10 +78,11 @@ def mutate_soft(text, rng):
     return text
 
 
-def kinetic(r):
+def energies(r):
+    """(kinetic, potential) J of a run's final line, or None."""
     final = next((l for l in r.stdout.splitlines() if l.startswith("final:")), "")
-    m = re.search(r"kinetic ([\d.e+-]+) J", final)
-    return float(m.group(1)) if m else None
+    m = re.search(r"kinetic ([\d.e+-]+) J\s+potential ([\d.e+-]+) J", final)
+    return (float(m.group(1)), float(m.group(2))) if m else None
 
 
 def classify(r, timed_out, start):
@@ -93,9 +95,12 @@ def classify(r, timed_out, start):
     final = next((l for l in r.stdout.splitlines() if l.startswith("final:")), "")
     if "NaN" in final or "inf" in final:
         return "NAN"
-    end = kinetic(r)
-    if end is not None and start is not None and end > 10 * start + 1e4:
-        return "HOT"
+    end = energies(r)
+    if end is not None and start is not None:
+        # What gravity released (a body falling from 2 km) is not a gain.
+        fell = max(0.0, start[1] - end[1])
+        if end[0] > 10 * start[0] + 1e4 + fell:
+            return "HOT"
     return "ok"
 
 
@@ -127,7 +132,7 @@ def main():
                                        capture_output=True, text=True, timeout=60)
                 r = subprocess.run([args.bin, "run", case, "--frames", args.frames],
                                    capture_output=True, text=True, timeout=60)
-                outcome = classify(r, False, kinetic(first))
+                outcome = classify(r, False, energies(first))
             except subprocess.TimeoutExpired:
                 outcome = classify(None, True, None)
             counts[outcome] = counts.get(outcome, 0) + 1
