@@ -51,6 +51,14 @@ pub fn assert_sane(world: &World, bound: f32) {
     }
 }
 
+/// Panics unless every rigid body's pose and velocities are finite.
+pub fn assert_rigid_finite(world: &World, frame: usize) {
+    for (i, b) in world.rigids().bodies.iter().enumerate() {
+        let finite = b.x.is_finite() && b.v.is_finite() && b.omega.is_finite();
+        assert!(finite && b.q.is_finite(), "frame {frame}, body {i}: {b:?}");
+    }
+}
+
 /// Times of upward zero crossings of `signal` sampled every `dt`, linearly interpolated.
 pub fn upward_crossings(signal: &[f32], dt: f64) -> Vec<f64> {
     signal

@@ -226,8 +226,14 @@ impl Contact {
     pub(crate) fn leave_slowly<P: Particles>(&mut self, e: &Ends<P>, h: f32) {
         let a = e.point_before(End::Rigid(self.a), self.ra);
         let b = e.point_before(self.b, self.rb);
-        let before = (b - a).dot(self.n) + self.gap;
+        let before = self.overlap(a, b);
         self.slack = (before - MAX_DEPENETRATION_SPEED * h).max(0.0);
+    }
+
+    /// How far points `pa` (on a) and `pb` (on b) overlap along n,
+    /// keeping the gap.
+    fn overlap(&self, pa: Vec3, pb: Vec3) -> f32 {
+        (pb - pa).dot(self.n) + self.gap
     }
 
     /// The points on a and b now.
@@ -242,7 +248,7 @@ impl Contact {
     pub(crate) fn push<P: Particles>(&mut self, e: &mut Ends<P>, k: f32) {
         let a = End::Rigid(self.a);
         let (pa, pb) = self.points(e);
-        let depth = (pb - pa).dot(self.n) + self.gap - self.slack;
+        let depth = self.overlap(pa, pb) - self.slack;
         if depth <= 0.0 {
             return;
         }
@@ -282,7 +288,7 @@ impl Contact {
         e.particles.shift(i, back);
         let a = End::Rigid(self.a);
         let (pa, pb) = self.points(e);
-        let depth = (pb - pa).dot(self.n) + self.gap - self.slack;
+        let depth = self.overlap(pa, pb) - self.slack;
         if depth > 0.0 {
             let mut lambda = self.lambda_n;
             e.correct(

@@ -150,9 +150,13 @@ impl Rigid {
         if self.fixed {
             return 0.0;
         }
-        let w = self.q.conjugate() * self.omega;
-        let spin = (self.inertia * w * w).element_sum() as f64;
+        let spin = self.spin_energy(self.q.conjugate() * self.omega) as f64;
         0.5 * (self.mass as f64 * self.v.length_squared() as f64 + spin)
+    }
+
+    /// ωᵀIω for `w` in the body frame: twice the energy of that spin (J).
+    pub(crate) fn spin_energy(&self, w: Vec3) -> f32 {
+        (self.inertia * w * w).element_sum()
     }
 
     /// Angular momentum about the centre of mass, R·I·Rᵀω (kg·m²/s).

@@ -117,8 +117,7 @@ impl Rigids {
                 // a box) they diverge, 7e17 rad/s after one substep and
                 // NaN after two. The converged step keeps the energy, so
                 // one that gained any is not converged and is left out.
-                let energy = |w: Vec3| (r.inertia * w * w).element_sum();
-                if energy(next) <= energy(w) * (1.0 + GYROSCOPIC_GAIN) {
+                if r.spin_energy(next) <= r.spin_energy(w) * (1.0 + GYROSCOPIC_GAIN) {
                     w = next;
                 }
             }
