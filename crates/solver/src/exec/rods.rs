@@ -13,7 +13,7 @@ use super::shared::Shared;
 use crate::rod_contacts;
 use crate::rod_damping::{self, RodVelocities};
 use crate::rod_direct::{self, Block, RodSlices};
-use crate::rods::{Rod, RodSolver, Rods, Twist, bend_twist, shorter, stretch_shear};
+use crate::rods::{Rod, RodSolver, Rods, Twist, bend_twist, follow, shorter, stretch_shear};
 
 /// Views of the rod tables for one step; None when the world has no rod.
 pub(crate) struct RodPass(pub Option<RawRods>);
@@ -168,6 +168,8 @@ impl Pass for RodPass {
                 // SAFETY: the rod's particles and segments are this thread's.
                 unsafe { torque_couple(p, r, rod, segments.clone(), h2) };
             }
+            // SAFETY: the rod's particles and segments are this thread's.
+            unsafe { follow_segments(p, r, rod, segments.clone()) };
             if rod.solver == RodSolver::Direct {
                 let particles = rod.first_particle..rod.first_particle + rod.segments + 1;
                 // SAFETY: the rod's particles and segments are this thread's
@@ -276,6 +278,34 @@ impl Pass for RodPass {
                     r.omega.set(s, if carried { omega } else { Vec3::ZERO });
                 }
             }
+        }
+    }
+}
+
+/// Each of `rod`'s free frames that its segment has turned away from by
+/// more than a projection may turn it turned back onto the segment
+/// ([`follow`]), before a pass: the rod's constraints then read a segment
+/// that turned faster than its frame as the stretch or shear it is, not
+/// as a compression along the frame's stale direction. A clamped or
+/// twisted frame (no inverse inertia) is the rod's boundary: it stays.
+///
+/// # Safety
+/// The rod's particles and segments are this thread's.
+unsafe fn follow_segments(
+    p: super::step::RawParticles,
+    r: RawRods,
+    rod: Rod,
+    segments: Range<usize>,
+) {
+    for s in segments {
+        let i = rod.first_particle + (s - rod.first_segment);
+        // SAFETY: the caller's contract.
+        unsafe {
+            if r.inv_inertia.get(s) == Vec3::ZERO {
+                continue;
+            }
+            let x = |i: usize| (p.prev.get(i) + p.delta.get(i)).truncate();
+            r.q.set(s, follow(r.q.get(s), [x(i), x(i + 1)]));
         }
     }
 }
