@@ -117,7 +117,7 @@ impl RawContacts {
             let share = team.share(len);
             for k in share.clone() {
                 let i = self.particle.get(k) as usize;
-                self.pos.set(k, (p.prev.get(i) + p.delta.get(i)).truncate());
+                self.pos.set(k, p.x(i));
             }
             let from = |i: usize| p.prev.get(i).truncate();
             let measured = self.all.get_ref(0).measure(share, from);

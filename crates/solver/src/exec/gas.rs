@@ -58,10 +58,7 @@ impl Pass for Gas<'_> {
                 // took into the rest of the skin.
                 for round in 0..2 {
                     let clipped = gas.project(
-                        (
-                            |i| (p.prev.get(i) + p.delta.get(i)).truncate(),
-                            |i| p.prev.get(i).truncate(),
-                        ),
+                        (|i| p.x(i), |i| p.prev.get(i).truncate()),
                         |i| p.inv_mass.get(i),
                         |i, y| {
                             let (x0, r) = (p.prev.get(i).truncate(), p.radius.get(i));
@@ -103,7 +100,7 @@ impl Pass for Gas<'_> {
                 if first {
                     // The joins' λ of this pass, and so their pull: each
                     // join's (colour, index) was checked when found.
-                    let x = |i: usize| (p.prev.get(i) + p.delta.get(i)).truncate();
+                    let x = |i: usize| p.x(i);
                     let outside = gas.joins.iter().map(|&[c, k, end]| {
                         let link = &self.links[c as usize];
                         let (a, b) = (link.a.get(k as usize), link.b.get(k as usize));

@@ -51,7 +51,7 @@ impl Particles for Step {
         let i = self.check(i);
         // SAFETY: `i` is checked; a `Step` exists only inside the rigid
         // pass, on the one thread that touches particles between barriers.
-        unsafe { (self.0.prev.get(i) + self.0.delta.get(i)).truncate() }
+        unsafe { self.0.x(i) }
     }
     fn prev(&self, i: usize) -> Vec3 {
         let i = self.check(i);

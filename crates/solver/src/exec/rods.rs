@@ -304,8 +304,7 @@ unsafe fn follow_segments(
             if r.inv_inertia.get(s) == Vec3::ZERO {
                 continue;
             }
-            let x = |i: usize| (p.prev.get(i) + p.delta.get(i)).truncate();
-            r.q.set(s, follow(r.q.get(s), [x(i), x(i + 1)]));
+            r.q.set(s, follow(r.q.get(s), [p.x(i), p.x(i + 1)]));
         }
     }
 }
@@ -331,8 +330,7 @@ unsafe fn torque_couple(
                 continue;
             }
             let i = rod.first_particle + (s - rod.first_segment);
-            let x = |i: usize| (p.prev.get(i) + p.delta.get(i)).truncate();
-            let d = x(i + 1) - x(i);
+            let d = p.x(i + 1) - p.x(i);
             let len = d.length();
             if len <= 0.0 {
                 continue;
@@ -363,7 +361,7 @@ unsafe fn gauss_seidel(ctx: &Ctx, r: RawRods, rod: Rod, segments: Range<usize>, 
     let scale = |alpha: f32| if ctx.xpbd { alpha / h2 } else { 0.0 };
     let x = |i: usize| {
         // SAFETY: the rod's particles are this thread's during the pass.
-        unsafe { (p.prev.get(i) + p.delta.get(i)).truncate() }
+        unsafe { p.x(i) }
     };
     for s in segments.clone() {
         let i = rod.first_particle + (s - rod.first_segment);

@@ -37,6 +37,18 @@ pub(crate) struct RawParticles {
     pub len: usize,
 }
 
+impl RawParticles {
+    /// Particle `i`'s position now, within the substep: x_prev + Δx.
+    ///
+    /// # Safety
+    /// `i < len`, and no other thread writes particle `i` meanwhile.
+    #[inline(always)]
+    pub unsafe fn x(&self, i: usize) -> Vec3 {
+        // SAFETY: the caller's contract.
+        unsafe { (self.prev.get(i) + self.delta.get(i)).truncate() }
+    }
+}
+
 /// Everything one frame needs; shared read-only by the team.
 pub(crate) struct Frame<'a> {
     pub settings: Settings,
