@@ -6,6 +6,8 @@
 
 use glam::Vec3;
 
+use crate::real::{Real, V3, cross, dot, scale, sub};
+
 /// How far outside a triangle (in barycentric units) a projection still
 /// counts as inside.
 pub const EDGE_SLACK: f32 = 0.05;
@@ -40,37 +42,74 @@ pub(crate) struct Face {
     det: f32,
 }
 
+/// Floats in a face's [`Face::columns`].
+pub(crate) const FACE_COLUMNS: usize = 22;
+
 impl Face {
     /// The face of a triangle that moved `was` → `now`; None for a
     /// degenerate one (no normal, or no barycentric coordinates).
     #[inline(always)]
     pub fn of(was: [Vec3; 3], now: [Vec3; 3]) -> Option<Self> {
-        let n = (now[1] - now[0]).cross(now[2] - now[0]).try_normalize()?;
+        let (was, now) = (
+            [was[0].to_array(), was[1].to_array(), was[2].to_array()],
+            [now[0].to_array(), now[1].to_array(), now[2].to_array()],
+        );
+        Self::from_columns(&Self::columns::<f32>(was, now))
+    }
+
+    /// The faces of triangles that moved `was` → `now`, one per lane of
+    /// `R`, as columns in the order of [`Face`]'s fields, with `det` NaN
+    /// for a degenerate one: the one computation of a face, alone
+    /// ([`Face::of`]) or in lanes (`exec::lanes::shape_lanes`), so either
+    /// gives the same bits. The normal is normalized as glam's
+    /// `try_normalize` does it (by the reciprocal of the length, which
+    /// must be finite and positive).
+    #[inline(always)]
+    pub fn columns<R: Real>(was: [V3<R>; 3], now: [V3<R>; 3]) -> [R; FACE_COLUMNS] {
+        let zero = R::splat(0.0);
+        let (e0, e1) = (sub(now[1], now[0]), sub(now[2], now[0]));
+        let raw = cross(e0, e1);
+        let rcp = R::splat(1.0) / dot(raw, raw).sqrt();
+        let n = scale(raw, rcp);
+        let normal = R::both(rcp.finite(), rcp.gt(zero));
         // Only the sign of a distance along the old normal is used (the
         // side a particle started on), so it is left at its length; it is
         // degenerate where normalizing it would fail.
-        let n0 = (was[1] - was[0]).cross(was[2] - was[0]);
-        let n0_length_squared = n0.length_squared();
-        if !(n0_length_squared > 0.0 && n0_length_squared.is_finite()) {
-            return None;
-        }
-        let (e0, e1) = (now[1] - now[0], now[2] - now[0]);
-        let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
+        let n0 = cross(sub(was[1], was[0]), sub(was[2], was[0]));
+        let n0_length_squared = dot(n0, n0);
+        let turned = R::both(n0_length_squared.gt(zero), n0_length_squared.finite());
+        let (d00, d01, d11) = (dot(e0, e0), dot(e0, e1), dot(e1, e1));
         let det = d00 * d11 - d01 * d01;
-        if det <= 1e-12 * d00 * d11 || !det.is_finite() {
-            return None;
-        }
-        Some(Self {
-            n,
-            n0,
-            now0: now[0],
-            was0: was[0],
-            e0,
-            e1,
-            d00,
-            d01,
-            d11,
+        // det > 1e-12·d00·d11 and finite (where that threshold is NaN, so
+        // is det, or it is infinite).
+        let solvable = R::both(det.gt(R::splat(1e-12) * d00 * d11), det.finite());
+        let det = R::select(
+            R::both(normal, R::both(turned, solvable)),
             det,
+            R::splat(f32::NAN),
+        );
+        let [now0, was0] = [now[0], was[0]];
+        [
+            n[0], n[1], n[2], n0[0], n0[1], n0[2], now0[0], now0[1], now0[2], was0[0], was0[1],
+            was0[2], e0[0], e0[1], e0[2], e1[0], e1[1], e1[2], d00, d01, d11, det,
+        ]
+    }
+
+    /// The face of [`Face::columns`] for one triangle.
+    #[inline(always)]
+    pub fn from_columns(c: &[f32; FACE_COLUMNS]) -> Option<Self> {
+        let v = |k: usize| Vec3::new(c[k], c[k + 1], c[k + 2]);
+        (!c[21].is_nan()).then(|| Self {
+            n: v(0),
+            n0: v(3),
+            now0: v(6),
+            was0: v(9),
+            e0: v(12),
+            e1: v(15),
+            d00: c[18],
+            d01: c[19],
+            d11: c[20],
+            det: c[21],
         })
     }
 

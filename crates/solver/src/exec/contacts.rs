@@ -5,6 +5,8 @@
 //! particles' owners when the substep finishes
 //! ([`RawContacts::add_push`], [`RawSheets::add_push`]).
 
+use std::ops::Range;
+
 use glam::{Vec3, Vec4};
 
 use super::pool::Team;
@@ -165,6 +167,17 @@ impl RawContacts {
 /// Probes or triangles a thread takes at a time ([`Team::chunks`]).
 const CHUNK: usize = 64;
 
+/// Whether triangles' shapes are found several at a time in lanes: eight
+/// with AVX, four with the browser's wasm SIMD.
+fn lanes() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx");
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    return true;
+    #[allow(unreachable_code)]
+    false
+}
+
 /// The particle–triangle contact data for one step; None when collisions
 /// between bodies are off or nothing can touch a sheet.
 #[derive(Clone, Copy, Debug)]
@@ -190,6 +203,11 @@ impl RawSheets {
         if !(sh.any() && sh.probe_of.len() == particles && sh.gathered.len() == particles) {
             return None;
         }
+        assert!(
+            sh.particles_named() <= particles,
+            "a sheet's triangle names particle {} but the world has {particles}",
+            sh.particles_named() - 1
+        );
         assert!(sh.push.len() == sh.probe.len() && sh.hit.len() == sh.probe.len());
         assert_eq!(sh.corner_push.len(), sh.probe.len());
         assert_eq!(sh.cached.len.len(), sh.probe.len());
@@ -220,10 +238,11 @@ impl RawSheets {
         // SAFETY: positions are final for this phase (every thread is past
         // the barrier below); each thread writes only the pieces it took
         // (`Team::chunks`: each piece goes to one thread) of the
-        // triangles' shapes and farthest corners, then of the probes
-        // (their results and candidate slots); thread 0 alone builds the
-        // hash and marks the wanted triangles while the others wait at a
-        // barrier; each thread adds corners' moves only into the
+        // triangles' shapes and farthest corners (in lanes, whole groups
+        // within its piece), then of the probes (their results and
+        // candidate slots); thread 0 alone builds the hash and notes whether
+        // a probe searches it while the others wait at a barrier; each
+        // thread adds corners' moves only into the
         // `gathered` slots of its own share of the particles, after the
         // barrier that ends the probes.
         unsafe {
@@ -232,12 +251,18 @@ impl RawSheets {
             let from = |i: usize| prev[i].truncate();
             let x = |i: usize| (prev[i] + delta[i]).truncate();
             team.sync();
+            let lanes = lanes();
             let measured = {
                 let all = self.all.get_ref(0);
                 team.chunks(self.shapes.len(), CHUNK, |mine| {
-                    for t in mine {
+                    let rest = if lanes {
+                        self.shapes_in_lanes(all, mine.clone(), p)
+                    } else {
+                        mine.start
+                    };
+                    for t in rest..mine.end {
                         let out = (self.shapes.at(t), self.far.at(t));
-                        all.shape(t, out, (from, x), radius, all.wanted(t));
+                        all.shape(t, out, (from, x), radius);
                     }
                 });
                 all.cached
@@ -246,7 +271,7 @@ impl RawSheets {
             // Every shape set and every share measured (a barrier).
             let measured = team.max_all(measured);
             if team.index == 0 {
-                self.all.at(0).build(measured, (from, x), radius);
+                self.all.at(0).build(measured, from);
             }
             team.sync();
             let all = self.all.get_ref(0);
@@ -273,7 +298,7 @@ impl RawSheets {
                 if team.index == 0 {
                     // Thread 0 alone, the others at the barrier below:
                     // the shared view above is not used again.
-                    self.all.at(0).mark_wanted();
+                    self.all.at(0).note_searches();
                 }
                 team.sync();
             }
@@ -294,6 +319,33 @@ impl RawSheets {
             }
             team.sync();
         }
+    }
+
+    /// The whole shapes of triangles `range` as far as whole groups of
+    /// lanes go (see [`lanes`]); returns where the rest begins.
+    ///
+    /// # Safety
+    /// As for the shapes in [`RawSheets::find`]: `range` is this thread's
+    /// piece of the triangles.
+    #[allow(unused_variables)]
+    unsafe fn shapes_in_lanes(self, all: &Sheets, range: Range<usize>, p: RawParticles) -> usize {
+        let particles = (
+            p.prev.ptr().cast_const(),
+            p.delta.ptr().cast_const(),
+            p.radius.ptr().cast_const(),
+        );
+        let out = (self.shapes.ptr(), self.far.ptr());
+        // Both: `RawSheets::new` checked that every corner is a world
+        // particle, whose tables `p` views; the pieces of `shapes` and
+        // `far` in `range` are this thread's; `lanes` checked the CPU.
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as said above.
+        return unsafe { super::simd::shapes8(all.triangles(), range, particles, out) };
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // SAFETY: as said above.
+        return unsafe { super::simd128::shapes4(all.triangles(), range, particles, out) };
+        #[allow(unreachable_code)]
+        range.start
     }
 
     /// Adds particle `i`'s moves this substep to `delta`: its own push as a

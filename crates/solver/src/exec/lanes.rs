@@ -21,6 +21,7 @@ use super::links::{RawBatch, RawState};
 use super::quads::RawQuads;
 use crate::dihedral;
 use crate::real::Real;
+use crate::sheets::shape::{SHAPE_COLUMNS, columns};
 
 /// A register of `N` f32 lanes.
 pub(crate) trait Lanes:
@@ -190,5 +191,49 @@ pub(crate) unsafe fn project_hinges<L: Lanes + Real>(
             let moved = [dk[0] + mx, dk[1] + my, dk[2] + mz, dk[3] + zero];
             L::scatter(p.delta.ptr(), &idx[k][..L::N], moved);
         }
+    }
+}
+
+/// Triangles `t .. t + L::N` of `tri`, one per lane: the columns of their
+/// shapes and their centroids' farthest corners
+/// ([`crate::sheets::shape::columns`]), from their corners' positions at
+/// the start of the substep (`prev`, with w the inverse mass), now
+/// (`prev` + `delta`) and radii `radius`.
+///
+/// # Safety
+/// `t + L::N <= tri.len()`, and every corner of those triangles indexes
+/// `prev`, `delta` and `radius`.
+#[inline(always)]
+pub(crate) unsafe fn shape_lanes<L: Lanes + Real>(
+    tri: &[[u32; 3]],
+    t: usize,
+    (prev, delta, radius): (*const Vec4, *const Vec4, *const f32),
+) -> ([L; SHAPE_COLUMNS], L) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let (mut idx, mut r) = ([[0usize; 16]; 3], [[0f32; 16]; 3]);
+        for j in 0..L::N {
+            let ids = *tri.get_unchecked(t + j);
+            for k in 0..3 {
+                idx[k][j] = ids[k] as usize;
+                r[k][j] = *radius.add(ids[k] as usize);
+            }
+        }
+        let zero = <L as Lanes>::splat(0.0);
+        let (mut was, mut now) = ([[zero; 3]; 3], [[zero; 3]; 3]);
+        for k in 0..3 {
+            let p = L::gather(prev, &idx[k][..L::N]);
+            let d = L::gather(delta, &idx[k][..L::N]);
+            for a in 0..3 {
+                was[k][a] = p[a];
+                now[k][a] = p[a] + d[a];
+            }
+        }
+        let radius = [
+            L::load(r[0].as_ptr()),
+            L::load(r[1].as_ptr()),
+            L::load(r[2].as_ptr()),
+        ];
+        columns(was, now, radius)
     }
 }

@@ -10,11 +10,12 @@ use std::ops::{Add, BitAnd, Div, Mul, Sub};
 use glam::Vec4;
 
 use super::kinds::Ctx;
-use super::lanes::{Lanes, project_hinges, project_lanes};
+use super::lanes::{Lanes, project_hinges, project_lanes, shape_lanes};
 use super::links::{RawBatch, RawState};
 use super::quads::RawQuads;
 use crate::quads::QuadKind;
 use crate::real::Real;
+use crate::sheets::Shape;
 
 /// Four SSE lanes.
 #[derive(Clone, Copy)]
@@ -336,5 +337,133 @@ pub(crate) unsafe fn project_hinges8(d: &RawQuads, range: Range<usize>, ctx: &Ct
             unsafe { d.project_one(c, ctx, first) };
             c += 1;
         }
+    }
+}
+
+/// The rows of eight columns `c` (row j: lane j of each).
+#[target_feature(enable = "avx")]
+fn transpose8(c: [__m256; 8]) -> [__m256; 8] {
+    // Each 128-bit half transposed (rows 0–3 low, 4–7 high), then the
+    // halves of columns 0–3 and 4–7 joined.
+    let a = transpose4!(
+        [c[0], c[1], c[2], c[3]],
+        _mm256_unpacklo_ps,
+        _mm256_unpackhi_ps,
+        _mm256_shuffle_ps
+    );
+    let b = transpose4!(
+        [c[4], c[5], c[6], c[7]],
+        _mm256_unpacklo_ps,
+        _mm256_unpackhi_ps,
+        _mm256_shuffle_ps
+    );
+    let mut rows = c;
+    for j in 0..4 {
+        rows[j] = _mm256_permute2f128_ps::<0x20>(a[j], b[j]);
+        rows[j + 4] = _mm256_permute2f128_ps::<0x31>(a[j], b[j]);
+    }
+    rows
+}
+
+/// Triangles `range` of `tri` eight at a time with AVX, as far as whole
+/// groups of eight go: each one's whole [`Shape`] into `shapes[t]` and its
+/// farthest corner into `far[t]`, with the bits of
+/// [`crate::sheets::Sheets::shape`]; returns where the rest begins.
+/// Positions and radii as for [`shape_lanes`].
+///
+/// # Safety
+/// As for [`shape_lanes`] for every group of eight in `range`; `shapes`
+/// and `far` have room for `range` and no other thread touches those
+/// entries; the CPU supports AVX.
+#[target_feature(enable = "avx")]
+pub(crate) unsafe fn shapes8(
+    tri: &[[u32; 3]],
+    range: Range<usize>,
+    particles: (*const Vec4, *const Vec4, *const f32),
+    (shapes, far): (*mut Shape, *mut f32),
+) -> usize {
+    let mut t = range.start;
+    while t + 8 <= range.end {
+        // SAFETY: triangles t..t + 8 are in `range`; the caller's contract.
+        let (c, f) = unsafe { shape_lanes::<Avx>(tri, t, particles) };
+        // SAFETY: entries t..t + 8 are the caller's to write; a Shape is
+        // 32 floats in a row (`repr(C)`), stored as four rows of eight.
+        unsafe {
+            f.store(far.add(t));
+            for block in 0..4 {
+                let mut columns = [c[0].0; 8];
+                for (k, column) in columns.iter_mut().enumerate() {
+                    *column = c[8 * block + k].0;
+                }
+                for (j, row) in transpose8(columns).into_iter().enumerate() {
+                    _mm256_storeu_ps((shapes.add(t + j) as *mut f32).add(8 * block), row);
+                }
+            }
+        }
+        t += 8;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+    use crate::lcg::Lcg;
+    use crate::sheets::shape::columns;
+
+    /// Equal bits, or both NaN (a NaN's payload is not part of the claim).
+    fn same(a: f32, b: f32) -> bool {
+        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+    }
+
+    #[test]
+    fn shapes_in_avx_lanes_have_the_bits_of_shapes_found_alone() {
+        if !std::is_x86_feature_detected!("avx") {
+            return; // nothing to compare: every shape is found alone
+        }
+        let mut rng = Lcg(7);
+        let n = 120;
+        let mut v = |scale: f32| Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * scale;
+        let mut prev: Vec<Vec4> = (0..n).map(|_| v(2.0).extend(1.0)).collect();
+        let mut delta: Vec<Vec4> = (0..n).map(|_| v(0.01).extend(0.0)).collect();
+        // Corners that make degenerate triangles (no normal, no
+        // barycentric coordinates, an old normal of zero), far ones whose
+        // products overflow, and a NaN.
+        prev[1] = prev[0];
+        delta[1] = delta[0];
+        prev[2] = prev[0] + (prev[1] - prev[0]) * 2.0;
+        prev[5] = Vec4::new(3e19, -2e19, 1e19, 1.0);
+        prev[6] = Vec4::new(-1e-20, 1e-20, 0.0, 1.0);
+        delta[6] = Vec4::ZERO;
+        prev[7] = Vec4::new(f32::NAN, 0.0, 0.0, 1.0);
+        let radius: Vec<f32> = (0..n).map(|k| 0.01 + 0.001 * k as f32).collect();
+        let mut tri: Vec<[u32; 3]> = (0..61)
+            .map(|_| std::array::from_fn(|_| ((rng.next() + 0.5) * n as f64) as u32 % n as u32))
+            .collect();
+        tri[..5].copy_from_slice(&[[0, 1, 3], [0, 2, 4], [5, 8, 9], [6, 10, 11], [7, 12, 13]]);
+        let mut shapes = vec![Shape::default(); tri.len()];
+        let mut far = vec![0.0f32; tri.len()];
+        let particles = (prev.as_ptr(), delta.as_ptr(), radius.as_ptr());
+        let out = (shapes.as_mut_ptr(), far.as_mut_ptr());
+        // SAFETY: every corner indexes the tables; the CPU has AVX.
+        let rest = unsafe { shapes8(&tri, 0..tri.len(), particles, out) };
+        assert_eq!(rest, tri.len() - tri.len() % 8);
+        for (t, ids) in tri[..rest].iter().enumerate() {
+            let at = |i: u32| prev[i as usize];
+            let was = ids.map(|i| at(i).truncate().to_array());
+            let now = ids.map(|i| (at(i) + delta[i as usize]).truncate().to_array());
+            let (alone, alone_far) = columns::<f32>(was, now, ids.map(|i| radius[i as usize]));
+            for (k, (&lanes, &alone)) in shapes[t].0.iter().zip(&alone).enumerate() {
+                assert!(
+                    same(lanes, alone),
+                    "triangle {t}, column {k}: {lanes} in lanes, {alone} alone"
+                );
+            }
+            assert!(same(far[t], alone_far), "triangle {t}: far");
+        }
+        assert!(shapes[0].face().is_none() && shapes[1].face().is_none());
+        assert!(shapes[5].face().is_some(), "a plain triangle has a face");
     }
 }

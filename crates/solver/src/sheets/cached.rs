@@ -193,7 +193,7 @@ impl Sheets {
                     (lo, hi)
                 }
             };
-            let cell = s.grid.cell_at(self.shapes[t as usize].mid);
+            let cell = s.grid.cell_at(self.shapes[t as usize].mid());
             if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
                 continue;
             }

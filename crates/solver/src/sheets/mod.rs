@@ -21,9 +21,9 @@
 //! correction ([`FRICTION`] = 0.4), with the same weights.
 //!
 //! How the work is split, for the same bits at any thread count: every
-//! thread finds its share of the triangles' [`Shape`]s (centroid, and for
-//! the triangles some particle may touch, the face [`hit`] needs and a
-//! box); thread 0 sorts each body's triangles into a spatial hash of its
+//! thread finds its share of the triangles' [`Shape`]s (centroid, box and
+//! the face [`hit`] needs; eight at a time in AVX lanes, [`shape`]);
+//! thread 0 sorts each body's triangles into a spatial hash of its
 //! own by centroid (so a cloth's particles never scan their own cloth's
 //! triangles); every thread finds, for its share of the particles, the
 //! deepest triangle each one touches — among the candidates it keeps
@@ -38,12 +38,14 @@
 
 mod cached;
 mod prune;
+pub(crate) mod shape;
 
 use glam::{Vec3, Vec4};
 
 use super::grid::Grid;
-use super::point_triangle::{Face, Hit, Touch, hit, moves};
+use super::point_triangle::{Hit, Touch, hit, moves};
 pub(crate) use cached::{CAP, Candidates};
+pub(crate) use shape::Shape;
 
 /// No triangle.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -53,6 +55,8 @@ pub(crate) const NONE: u32 = u32::MAX;
 pub(crate) struct Sheets {
     /// World particles of every triangle.
     tri: Vec<[u32; 3]>,
+    /// One past the largest world particle of a triangle.
+    named: usize,
     /// Per triangle: false once a link between two of its corners broke
     /// (a tear): it no longer holds anything up.
     alive: Vec<bool>,
@@ -62,11 +66,9 @@ pub(crate) struct Sheets {
     /// farthest corner this substep (apart from the shapes, so that the
     /// hash's cell is found from 4 bytes a triangle).
     pub far: Vec<f32>,
-    /// Per triangle: some probe has it as a candidate, so its face and box
-    /// are found each substep (set when the candidates are gathered).
-    wanted: Vec<bool>,
-    /// Some probe searches the hash: every triangle is wanted.
-    all_wanted: bool,
+    /// Some probe searches the hash (it has no list, or no lists are
+    /// kept): the hash is sorted every substep.
+    searching: bool,
     /// Per world particle: where its triangles start in `around` (one
     /// past the end last).
     around_start: Vec<u32>,
@@ -104,19 +106,6 @@ pub(crate) struct Sheets {
     sheet_of: Vec<u32>,
     /// Each probe's candidate triangles, kept across substeps (see `cached`).
     pub cached: Candidates,
-}
-
-/// A triangle this substep (see [`Sheets::shape`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Shape {
-    /// What [`hit`] needs of it; None for a degenerate triangle.
-    face: Option<Face>,
-    /// The box around its corners at the start of the substep and now,
-    /// and the mean radius of its corners (m): the cheap test every
-    /// candidate meets first.
-    bound: (Vec3, Vec3, f32),
-    /// Its centroid now.
-    mid: Vec3,
 }
 
 /// One body's triangles in a spatial hash.
@@ -167,6 +156,10 @@ impl Sheets {
         let particles = radius.len();
         let bodies: Vec<u32>;
         (self.tri, bodies) = triangles.into_iter().unzip();
+        self.named = (self.tri.iter().flatten())
+            .map(|&i| i as usize + 1)
+            .max()
+            .unwrap_or(0);
         // Triangles come body by body: one sheet per run.
         self.sheets.clear();
         for (k, &body) in bodies.iter().enumerate() {
@@ -218,8 +211,7 @@ impl Sheets {
         self.alive = vec![true; self.tri.len()];
         self.shapes = vec![Shape::default(); self.tri.len()];
         self.far = vec![0.0; self.tri.len()];
-        self.wanted = vec![true; self.tri.len()];
-        self.all_wanted = true;
+        self.searching = true;
         let corners =
             (self.tri.iter().enumerate()).flat_map(|(t, c)| c.iter().map(move |&i| (i, t as u32)));
         (self.around_start, self.around) = super::particles::by_particle(particles, corners);
@@ -258,82 +250,53 @@ impl Sheets {
         !self.tri.is_empty() && !self.probe.is_empty()
     }
 
-    /// Whether triangle `t` may be tested this substep (see `wanted`).
-    pub fn wanted(&self, t: usize) -> bool {
-        self.all_wanted || self.wanted[t]
-    }
-
-    /// Sets `out` to triangle `t`'s [`Shape`] this substep, with positions
-    /// at its start from `prev` and now from `x`: its centroid now (and
-    /// `far` to the squared distance from it to its farthest corner), and when
-    /// `full`, its face (None: degenerate) and the box around its corners
-    /// then and now with their mean radius. Each thread sets its share;
-    /// a triangle no probe has as a candidate is never tested and keeps
-    /// an old face.
+    /// Sets `out` to triangle `t`'s [`Shape`] this substep and `far` to
+    /// the squared distance from its centroid to its farthest corner, with
+    /// positions at its start from `prev` and now from `x`: alone, as the
+    /// lanes do it (`exec::contacts`). Each thread sets its share.
     pub fn shape(
         &self,
         t: usize,
         (out, far): (&mut Shape, &mut f32),
         (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
         radius: &[f32],
-        full: bool,
     ) {
         let ids = self.tri[t];
-        let now = corners(ids, &x);
-        let mid = (now[0] + now[1] + now[2]) / 3.0;
-        *far = now
-            .iter()
-            .map(|p| p.distance_squared(mid))
-            .fold(0f32, f32::max);
-        out.mid = mid;
-        if full {
-            let was = corners(ids, &prev);
-            let corners = was.iter().chain(&now);
-            out.face = Face::of(was, now);
-            out.bound = (
-                corners.clone().fold(Vec3::INFINITY, |m, &v| m.min(v)),
-                corners.fold(Vec3::NEG_INFINITY, |m, &v| m.max(v)),
-                ids.iter().map(|&i| radius[i as usize]).sum::<f32>() / 3.0,
-            );
-        }
+        let was = corners(ids, |i| prev(i).to_array());
+        let now = corners(ids, |i| x(i).to_array());
+        let (columns, f) = shape::columns::<f32>(was, now, corners(ids, |i| radius[i]));
+        (*out, *far) = (Shape(columns), f);
     }
 
-    /// Decides whether the candidates still hold (`cached`), completes the
-    /// shapes of triangles not wanted when they are gathered again, then
-    /// sorts each body's triangles into its hash by their centroids now
-    /// when some probe walks the hash this substep; one thread, after
-    /// every [`Shape`] is set. A cell must be at least
-    /// the largest distance from a centroid to its corners plus the
-    /// largest contact distance, so that a particle touching a triangle is
-    /// within one cell of its centroid: it is kept from the last substep
-    /// and grown when a stretched triangle needs more. `prev` and `x` give
-    /// positions at the start of the substep and now.
-    pub fn build(
-        &mut self,
-        measured: [f32; 2],
-        (prev, x): (impl Fn(usize) -> Vec3, impl Fn(usize) -> Vec3),
-        radius: &[f32],
-    ) {
-        self.cached.decide(measured, &prev, self.reach);
+    /// Every sheet's triangles (world particles).
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.tri
+    }
+
+    /// How many world particles the triangles name: one past the largest.
+    pub fn particles_named(&self) -> usize {
+        self.named
+    }
+
+    /// Decides whether the candidates still hold (`cached`), then sorts
+    /// each body's triangles into its hash by their centroids now when
+    /// some probe walks the hash this substep; one thread, after every
+    /// [`Shape`] is set. A cell must be at least the largest
+    /// distance from a centroid to its corners plus the largest contact
+    /// distance, so that a particle touching a triangle is within one cell
+    /// of its centroid: it is kept from the last substep and grown when a
+    /// stretched triangle needs more. `prev` gives positions at the start
+    /// of the substep.
+    pub fn build(&mut self, measured: [f32; 2], prev: impl Fn(usize) -> Vec3) {
+        self.cached.decide(measured, prev, self.reach);
         let (regather, listing) = (self.cached.anchors.regather, self.cached.anchors.listing);
-        if regather || !listing {
-            // Every triangle may be tested this substep.
-            for t in 0..self.tri.len() {
-                if self.wanted(t) {
-                    continue;
-                }
-                let (mut shape, mut far) = (self.shapes[t], self.far[t]);
-                self.shape(t, (&mut shape, &mut far), (&prev, &x), radius, true);
-                (self.shapes[t], self.far[t]) = (shape, far);
-            }
-        }
         if !listing {
-            self.all_wanted = true; // until the lists are gathered again
+            self.searching = true; // until the lists are gathered again
         }
         // Only a gathering and the probes without a list walk the hash:
         // while every probe tests its own candidates it is not sorted (the
         // candidates' cells are found from their centroids, the same cells).
-        let walked = regather || !listing || self.all_wanted;
+        let walked = regather || !listing || self.searching;
         for s in &mut self.sheets {
             let shapes = &self.shapes[s.first..s.first + s.count];
             let need = most(&self.far[s.first..s.first + s.count]);
@@ -347,27 +310,17 @@ impl Sheets {
             }
             if walked {
                 for (k, sh) in shapes.iter().enumerate() {
-                    s.grid.place(k, sh.mid);
+                    s.grid.place(k, sh.mid());
                 }
                 s.grid.sort();
             }
         }
     }
 
-    /// After the candidates were gathered: marks the triangles some probe
-    /// has as a candidate (all, when a probe searches the hash).
-    pub fn mark_wanted(&mut self) {
-        let c = &self.cached;
-        self.all_wanted = c.len.contains(&super::anchors::UNLISTED);
-        if self.all_wanted {
-            return;
-        }
-        self.wanted.fill(false);
-        for (k, &used) in c.len.iter().enumerate() {
-            for &t in &c.slots[k * CAP..k * CAP + used as usize] {
-                self.wanted[t as usize] = true;
-            }
-        }
+    /// After the candidates were gathered: notes whether some probe has
+    /// none (too many to list), so searches the hash.
+    pub fn note_searches(&mut self) {
+        self.searching = self.cached.len.contains(&super::anchors::UNLISTED);
     }
 
     /// The deepest contact of probe `k` with another body's triangle: its
@@ -441,7 +394,7 @@ impl Sheets {
         inv_mass: &[f32],
     ) -> Touch {
         let n = self.shapes[t]
-            .face
+            .face()
             .expect("a triangle hit has a face")
             .normal();
         let ids = self.tri[t];
@@ -482,14 +435,14 @@ impl Sheets {
     ) -> Option<Hit> {
         // The path's box against the box of the triangle then and now,
         // grown by the contact distance.
-        let (lo, hi, corner_radius) = self.shapes[t].bound;
+        let (lo, hi, corner_radius) = self.shapes[t].bound();
         let reach = r + corner_radius;
         if (from.min(to) - reach).cmpgt(hi).any() || (from.max(to) + reach).cmplt(lo).any() {
             return None;
         }
-        let face = self.shapes[t].face.as_ref()?;
+        let face = self.shapes[t].face()?;
         let wt = || corners(self.tri[t], |i| inv_mass[i]);
-        hit(from, to, face, reach, inv_mass[p], wt)
+        hit(from, to, &face, reach, inv_mass[p], wt)
     }
 
     /// The world particles of triangle `t`.
