@@ -413,8 +413,7 @@ pub struct World {
     pool: Threads,
     /// How `pool` is chosen by [`World::use_suitable_threads`].
     thread_choice: ThreadChoice,
-    /// True: the links go through the scalar kernel, not the SIMD lanes
-    /// (see [`World::set_simd`]).
+    /// True: nothing goes through SIMD lanes (see [`World::set_simd`]).
     scalar: bool,
     /// Reused each step so stepping allocates nothing.
     raw_batches: Vec<exec::RawBatch>,
@@ -774,9 +773,10 @@ impl World {
         self.set_threads(useful.min(available_threads()));
     }
 
-    /// Switches this world's SIMD projection paths on (the default) or
-    /// off. Every path does the same IEEE operations, so this changes only
-    /// speed: a check that the lanes are a speed-up and nothing else.
+    /// Switches this world's SIMD paths (the links', the hinges' and the
+    /// sheets' triangle shapes) on (the default) or off. Every path does
+    /// the same IEEE operations, so this changes only speed: a check that
+    /// the lanes are a speed-up and nothing else.
     pub fn set_simd(&mut self, on: bool) {
         self.scalar = !on;
     }

@@ -195,11 +195,14 @@ pub(crate) struct RawSheets {
     /// its centroid to its farthest corner.
     shapes: Shared<Shape>,
     far: Shared<f32>,
+    /// Shapes may be found in lanes (`World::set_simd`).
+    simd: bool,
 }
 
 impl RawSheets {
-    /// None unless the tables fit a world of `particles` particles.
-    pub fn new(sh: &mut Sheets, particles: usize) -> Option<Self> {
+    /// None unless the tables fit a world of `particles` particles; with
+    /// `simd`, shapes are found in lanes where the CPU has them.
+    pub fn new(sh: &mut Sheets, particles: usize, simd: bool) -> Option<Self> {
         if !(sh.any() && sh.probe_of.len() == particles && sh.gathered.len() == particles) {
             return None;
         }
@@ -221,6 +224,7 @@ impl RawSheets {
             corner_push: Shared::new(&mut sh.corner_push),
             gathered: Shared::new(&mut sh.gathered),
             all: Shared::new(std::slice::from_mut(sh)),
+            simd,
         })
     }
 
@@ -251,7 +255,7 @@ impl RawSheets {
             let from = |i: usize| prev[i].truncate();
             let x = |i: usize| (prev[i] + delta[i]).truncate();
             team.sync();
-            let lanes = lanes();
+            let lanes = self.simd && lanes();
             let measured = {
                 let all = self.all.get_ref(0);
                 team.chunks(self.shapes.len(), CHUNK, |mine| {

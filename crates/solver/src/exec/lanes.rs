@@ -21,6 +21,7 @@ use super::links::{RawBatch, RawState};
 use super::quads::RawQuads;
 use crate::dihedral;
 use crate::real::Real;
+use crate::sheets::Shape;
 use crate::sheets::shape::{SHAPE_COLUMNS, columns};
 
 /// A register of `N` f32 lanes.
@@ -55,6 +56,23 @@ pub(crate) trait Lanes:
     /// # Safety
     /// `idx` has `N` valid, distinct indices.
     unsafe fn scatter(base: *mut Vec4, idx: &[usize], columns: [Self; 4]);
+    /// Lane j of each of `columns` as row j: `N` floats at `rows + j·stride`
+    /// (here lane by lane; a register transpose where it pays).
+    /// # Safety
+    /// `columns` holds `N` registers; the `N` rows are writable.
+    #[inline(always)]
+    unsafe fn store_rows(columns: &[Self], rows: *mut f32, stride: usize) {
+        let mut lanes = [0f32; 16];
+        for (k, column) in columns.iter().enumerate() {
+            // SAFETY: `lanes` holds 16 ≥ N floats; the caller's rows.
+            unsafe {
+                column.store(lanes.as_mut_ptr());
+                for (j, &x) in lanes[..Self::N].iter().enumerate() {
+                    *rows.add(j * stride + k) = x;
+                }
+            }
+        }
+    }
 }
 
 /// Constraints `i .. i + L::N` of `batch`: [`RawBatch::project_one`] lane-wise.
@@ -192,6 +210,41 @@ pub(crate) unsafe fn project_hinges<L: Lanes + Real>(
             L::scatter(p.delta.ptr(), &idx[k][..L::N], moved);
         }
     }
+}
+
+/// Triangles `range` of `tri`, `L::N` at a time as far as whole groups go:
+/// each one's whole [`Shape`] into `shapes[t]` and its farthest corner into
+/// `far[t]`, with the bits of [`crate::sheets::Sheets::shape`] (see
+/// [`shape_lanes`]); returns where the rest begins.
+///
+/// # Safety
+/// As for [`shape_lanes`] for every group in `range`; `shapes` and `far`
+/// have room for `range`, and no other thread touches those entries.
+#[inline(always)]
+pub(crate) unsafe fn shapes_lanes<L: Lanes + Real>(
+    tri: &[[u32; 3]],
+    range: std::ops::Range<usize>,
+    particles: (*const Vec4, *const Vec4, *const f32),
+    (shapes, far): (*mut Shape, *mut f32),
+) -> usize {
+    let mut t = range.start;
+    while t + L::N <= range.end {
+        // SAFETY: the caller's contract for triangles t..t + N, whose
+        // entries are the caller's to write; a Shape is SHAPE_COLUMNS
+        // floats in a row (`repr(C)`), stored N columns at a time.
+        unsafe {
+            let (c, f) = shape_lanes::<L>(tri, t, particles);
+            f.store(far.add(t));
+            let row = shapes.add(t) as *mut f32;
+            let mut column = 0;
+            while column < SHAPE_COLUMNS {
+                L::store_rows(&c[column..column + L::N], row.add(column), SHAPE_COLUMNS);
+                column += L::N;
+            }
+        }
+        t += L::N;
+    }
+    t
 }
 
 /// Triangles `t .. t + L::N` of `tri`, one per lane: the columns of their

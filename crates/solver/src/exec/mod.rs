@@ -158,7 +158,7 @@ pub(crate) fn step_frame(world: &mut World) {
     }
     let rigids =
         (!world.rigids.is_empty()).then(|| Shared::new(std::slice::from_mut(&mut world.rigids)));
-    let sheets = contacts::RawSheets::new(&mut world.sheets, p.len());
+    let sheets = contacts::RawSheets::new(&mut world.sheets, p.len(), !world.scalar);
     let gas = gas::Gas {
         volumes: Shared::new(&mut world.volumes),
         links: &world.raw_batches,

@@ -10,7 +10,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Sub};
 use glam::Vec4;
 
 use super::kinds::Ctx;
-use super::lanes::{Lanes, project_hinges, project_lanes, shape_lanes};
+use super::lanes::{Lanes, project_hinges, project_lanes, shapes_lanes};
 use super::links::{RawBatch, RawState};
 use super::quads::RawQuads;
 use crate::quads::QuadKind;
@@ -21,8 +21,9 @@ use crate::sheets::Shape;
 #[derive(Clone, Copy)]
 struct Sse(__m128);
 
-/// Eight AVX lanes; only ever made inside [`project8`], which runs when
-/// the CPU has AVX.
+/// Eight AVX lanes; only ever made inside functions compiled for AVX
+/// ([`project8`], [`project_hinges8`], [`shapes8`]), which run when the
+/// CPU has it.
 #[derive(Clone, Copy)]
 struct Avx(__m256);
 
@@ -163,17 +164,17 @@ impl Lanes for Avx {
     const N: usize = 8;
     #[inline(always)]
     fn splat(x: f32) -> Self {
-        // SAFETY: an Avx value exists only inside `project8`, which runs on CPUs with AVX.
+        // SAFETY: an Avx value exists only inside AVX code, which runs on CPUs with AVX.
         unsafe { Avx(_mm256_set1_ps(x)) }
     }
     #[inline(always)]
     fn sqrt(self) -> Self {
-        // SAFETY: an Avx value exists only inside `project8`, which runs on CPUs with AVX.
+        // SAFETY: an Avx value exists only inside AVX code, which runs on CPUs with AVX.
         unsafe { Avx(_mm256_sqrt_ps(self.0)) }
     }
     #[inline(always)]
     fn gt(self, o: Self) -> Self {
-        // SAFETY: an Avx value exists only inside `project8`, which runs on CPUs with AVX.
+        // SAFETY: an Avx value exists only inside AVX code, which runs on CPUs with AVX.
         unsafe { Avx(_mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0)) }
     }
     #[inline(always)]
@@ -226,6 +227,35 @@ impl Lanes for Avx {
                     base.add(idx[j + 4]) as *mut f32,
                     _mm256_extractf128_ps::<1>(rows[j]),
                 );
+            }
+        }
+    }
+    /// Each 128-bit half transposed (rows 0–3 low, 4–7 high), then the
+    /// halves of columns 0–3 and 4–7 joined.
+    #[inline(always)]
+    unsafe fn store_rows(c: &[Self], rows: *mut f32, stride: usize) {
+        // SAFETY: the caller gives 8 columns and 8 writable rows; Avx is
+        // only used on CPUs with AVX.
+        unsafe {
+            let a = transpose4!(
+                [c[0].0, c[1].0, c[2].0, c[3].0],
+                _mm256_unpacklo_ps,
+                _mm256_unpackhi_ps,
+                _mm256_shuffle_ps
+            );
+            let b = transpose4!(
+                [c[4].0, c[5].0, c[6].0, c[7].0],
+                _mm256_unpacklo_ps,
+                _mm256_unpackhi_ps,
+                _mm256_shuffle_ps
+            );
+            for j in 0..4 {
+                _mm256_storeu_ps(
+                    rows.add(j * stride),
+                    _mm256_permute2f128_ps::<0x20>(a[j], b[j]),
+                );
+                let high = _mm256_permute2f128_ps::<0x31>(a[j], b[j]);
+                _mm256_storeu_ps(rows.add((j + 4) * stride), high);
             }
         }
     }
@@ -340,69 +370,20 @@ pub(crate) unsafe fn project_hinges8(d: &RawQuads, range: Range<usize>, ctx: &Ct
     }
 }
 
-/// The rows of eight columns `c` (row j: lane j of each).
-#[target_feature(enable = "avx")]
-fn transpose8(c: [__m256; 8]) -> [__m256; 8] {
-    // Each 128-bit half transposed (rows 0–3 low, 4–7 high), then the
-    // halves of columns 0–3 and 4–7 joined.
-    let a = transpose4!(
-        [c[0], c[1], c[2], c[3]],
-        _mm256_unpacklo_ps,
-        _mm256_unpackhi_ps,
-        _mm256_shuffle_ps
-    );
-    let b = transpose4!(
-        [c[4], c[5], c[6], c[7]],
-        _mm256_unpacklo_ps,
-        _mm256_unpackhi_ps,
-        _mm256_shuffle_ps
-    );
-    let mut rows = c;
-    for j in 0..4 {
-        rows[j] = _mm256_permute2f128_ps::<0x20>(a[j], b[j]);
-        rows[j + 4] = _mm256_permute2f128_ps::<0x31>(a[j], b[j]);
-    }
-    rows
-}
-
-/// Triangles `range` of `tri` eight at a time with AVX, as far as whole
-/// groups of eight go: each one's whole [`Shape`] into `shapes[t]` and its
-/// farthest corner into `far[t]`, with the bits of
-/// [`crate::sheets::Sheets::shape`]; returns where the rest begins.
-/// Positions and radii as for [`shape_lanes`].
+/// Triangles `range` of `tri` eight at a time with AVX
+/// ([`shapes_lanes`]); returns where the rest begins.
 ///
 /// # Safety
-/// As for [`shape_lanes`] for every group of eight in `range`; `shapes`
-/// and `far` have room for `range` and no other thread touches those
-/// entries; the CPU supports AVX.
+/// As for [`shapes_lanes`], and the CPU supports AVX.
 #[target_feature(enable = "avx")]
 pub(crate) unsafe fn shapes8(
     tri: &[[u32; 3]],
     range: Range<usize>,
     particles: (*const Vec4, *const Vec4, *const f32),
-    (shapes, far): (*mut Shape, *mut f32),
+    out: (*mut Shape, *mut f32),
 ) -> usize {
-    let mut t = range.start;
-    while t + 8 <= range.end {
-        // SAFETY: triangles t..t + 8 are in `range`; the caller's contract.
-        let (c, f) = unsafe { shape_lanes::<Avx>(tri, t, particles) };
-        // SAFETY: entries t..t + 8 are the caller's to write; a Shape is
-        // 32 floats in a row (`repr(C)`), stored as four rows of eight.
-        unsafe {
-            f.store(far.add(t));
-            for block in 0..4 {
-                let mut columns = [c[0].0; 8];
-                for (k, column) in columns.iter_mut().enumerate() {
-                    *column = c[8 * block + k].0;
-                }
-                for (j, row) in transpose8(columns).into_iter().enumerate() {
-                    _mm256_storeu_ps((shapes.add(t + j) as *mut f32).add(8 * block), row);
-                }
-            }
-        }
-        t += 8;
-    }
-    t
+    // SAFETY: the caller's contract.
+    unsafe { shapes_lanes::<Avx>(tri, range, particles, out) }
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Range, Sub};
 use glam::Vec4;
 
 use super::kinds::Ctx;
-use super::lanes::{Lanes, project_hinges, project_lanes, shape_lanes};
+use super::lanes::{Lanes, project_hinges, project_lanes, shapes_lanes};
 use super::links::{RawBatch, RawState};
 use super::quads::RawQuads;
 use crate::quads::QuadKind;
@@ -125,6 +125,16 @@ impl Lanes for W4 {
             }
         }
     }
+    #[inline(always)]
+    unsafe fn store_rows(c: &[Self], rows: *mut f32, stride: usize) {
+        // SAFETY: the caller gives 4 columns and 4 writable rows.
+        unsafe {
+            let r = transpose([c[0].0, c[1].0, c[2].0, c[3].0]);
+            for (j, row) in r.into_iter().enumerate() {
+                v128_store(rows.add(j * stride) as *mut v128, row);
+            }
+        }
+    }
 }
 
 impl Real for W4 {
@@ -209,46 +219,17 @@ pub(crate) unsafe fn project_hinges4(d: &RawQuads, range: Range<usize>, ctx: &Ct
     }
 }
 
-/// Triangles `range` of `tri` four at a time, as far as whole groups of
-/// four go: each one's whole [`Shape`] into `shapes[t]` and its farthest
-/// corner into `far[t]`, with the bits of
-/// [`crate::sheets::Sheets::shape`]; returns where the rest begins
-/// (`super::simd::shapes8` with four lanes).
+/// Triangles `range` of `tri` four at a time ([`shapes_lanes`]);
+/// returns where the rest begins.
 ///
 /// # Safety
-/// As for [`shape_lanes`] for every group of four in `range`; `shapes`
-/// and `far` have room for `range` and no other thread touches those
-/// entries.
+/// As for [`shapes_lanes`].
 pub(crate) unsafe fn shapes4(
     tri: &[[u32; 3]],
     range: Range<usize>,
     particles: (*const Vec4, *const Vec4, *const f32),
-    (shapes, far): (*mut Shape, *mut f32),
+    out: (*mut Shape, *mut f32),
 ) -> usize {
-    let mut t = range.start;
-    while t + 4 <= range.end {
-        // SAFETY: triangles t..t + 4 are in `range`; the caller's contract.
-        let (c, f) = unsafe { shape_lanes::<W4>(tri, t, particles) };
-        // SAFETY: entries t..t + 4 are the caller's to write; a Shape is
-        // 32 floats in a row (`repr(C)`), stored as eight rows of four.
-        unsafe {
-            f.store(far.add(t));
-            for block in 0..8 {
-                let columns = [
-                    c[4 * block].0,
-                    c[4 * block + 1].0,
-                    c[4 * block + 2].0,
-                    c[4 * block + 3].0,
-                ];
-                for (j, row) in transpose(columns).into_iter().enumerate() {
-                    v128_store(
-                        (shapes.add(t + j) as *mut f32).add(4 * block) as *mut v128,
-                        row,
-                    );
-                }
-            }
-        }
-        t += 4;
-    }
-    t
+    // SAFETY: the caller's contract.
+    unsafe { shapes_lanes::<W4>(tri, range, particles, out) }
 }
