@@ -255,16 +255,10 @@ impl RawSheets {
             let from = |i: usize| prev[i].truncate();
             let x = |i: usize| (prev[i] + delta[i]).truncate();
             team.sync();
-            let lanes = self.simd && lanes();
             let measured = {
                 let all = self.all.get_ref(0);
                 team.chunks(self.shapes.len(), CHUNK, |mine| {
-                    let rest = if lanes {
-                        self.shapes_in_lanes(all, mine.clone(), p)
-                    } else {
-                        mine.start
-                    };
-                    for t in rest..mine.end {
+                    for t in self.shapes_in_lanes(all, mine.clone(), p)..mine.end {
                         let out = (self.shapes.at(t), self.far.at(t));
                         all.shape(t, out, (from, x), radius);
                     }
@@ -326,13 +320,17 @@ impl RawSheets {
     }
 
     /// The whole shapes of triangles `range` as far as whole groups of
-    /// lanes go (see [`lanes`]); returns where the rest begins.
+    /// lanes go, when this step may use them and the CPU has them (see
+    /// [`lanes`]); returns where the rest begins (`range.start` without).
     ///
     /// # Safety
     /// As for the shapes in [`RawSheets::find`]: `range` is this thread's
     /// piece of the triangles.
     #[allow(unused_variables)]
     unsafe fn shapes_in_lanes(self, all: &Sheets, range: Range<usize>, p: RawParticles) -> usize {
+        if !(self.simd && lanes()) {
+            return range.start;
+        }
         let particles = (
             p.prev.ptr().cast_const(),
             p.delta.ptr().cast_const(),
@@ -341,7 +339,7 @@ impl RawSheets {
         let out = (self.shapes.ptr(), self.far.ptr());
         // Both: `RawSheets::new` checked that every corner is a world
         // particle, whose tables `p` views; the pieces of `shapes` and
-        // `far` in `range` are this thread's; `lanes` checked the CPU.
+        // `far` in `range` are this thread's; `lanes` checked the CPU above.
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as said above.
         return unsafe { super::simd::shapes8(all.triangles(), range, particles, out) };
