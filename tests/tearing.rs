@@ -112,9 +112,11 @@ fn the_two_sides_of_a_cut_move_apart() {
 #[test]
 fn a_tear_limit_changed_at_run_time_applies_to_the_next_frames() {
     // The panel's tear slider: tearing.ron's sheet, whose drivers stretch
-    // it past 30%, holds with a 1000% limit and tears once it is 5%.
+    // it past 30%, holds with a 10,000% limit and tears once it is 5% (the
+    // link between the last pin and the first driver, 0.05 m long, is
+    // pulled 0.8 m: 1,600%).
     let mut w = scene_world("tearing.ron");
-    w.constraints.set_tear_strain(0, 10.0);
+    w.constraints.set_tear_strain(0, 100.0);
     for _ in 0..120 {
         w.step();
     }
@@ -264,6 +266,69 @@ fn a_sheet_the_solve_resolves_tears_into_the_same_pieces_at_20_40_and_80_substep
             assert!(p.abs_diff(pieces) <= 1, "{limit} {torn:?}");
             assert!(s.abs_diff(split) * 10 <= split, "{limit} {torn:?}");
         }
+    }
+}
+
+/// Whether a chain of links joins particles `a` and `b`.
+fn linked(w: &World, a: usize, b: usize) -> bool {
+    let mut parent: Vec<usize> = (0..w.particles.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for l in w.constraints.iter() {
+        let (ra, rb) = (root(&mut parent, l.a), root(&mut parent, l.b));
+        parent[ra] = rb;
+    }
+    root(&mut parent, a) == root(&mut parent, b)
+}
+
+/// `tearing.ron` run for 4 s (one period of its drivers) at `substeps`:
+/// (pieces, particles split), after checking that it tore as its caption
+/// says, the pinned half parted from the driven one.
+fn tearing(substeps: u32) -> (usize, usize) {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/tearing.ron");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains("substeps: 20,"));
+    let mut w = world(&text.replace("substeps: 20,", &format!("substeps: {substeps},")));
+    for _ in 0..240 {
+        w.step();
+    }
+    assert_sane(&w, 10.0);
+    // Particle 0 is the pinned top-left corner, 39 the driven top-right.
+    assert!(
+        !linked(&w, 0, 39),
+        "{substeps} substeps: the halves still hang together"
+    );
+    let (pieces, split) = (w.pieces()[0], w.bodies()[0].count - 40 * 28);
+    println!("tearing.ron at {substeps} substeps: {pieces} pieces, {split} split");
+    (pieces, split)
+}
+
+#[test]
+fn a_sheet_pulled_apart_by_drivers_tears_in_two_alike_at_20_40_and_80_substeps() {
+    // Issue 21 part 3 for a tear strain under drivers. tearing.ron's links
+    // (0.02 m/N) are five times the compliance one pass a substep lends
+    // them at 20 substeps (3.9e-3 m/N), so the solve resolves them. Held
+    // along two sides (pins on the left half of the top and the left
+    // edge, drivers on the right half and the right edge), the sheet's
+    // weight and the pull are spread along them and it tears down its
+    // middle, not off its top row. Measured: 3, 3 and 3 pieces, 129, 138
+    // and 139 particles split (3 and 147 at 160 substeps). Held by its top
+    // edge alone with 0.0002 m/N links, as before, it split 80, 66 and 58:
+    // the soft solve stretched it more at fewer substeps. Neighbouring
+    // sheets (0.015–0.025 m/N, strains 0.27–0.33, swings 0.35–0.9 m) tear
+    // within 21 % of particles split across 20 to 80 substeps (the median
+    // neighbour; docs/limits.md): a cascade of tears is sensitive, and the
+    // goal holds here.
+    let torn = [20, 40, 80].map(tearing);
+    let (pieces, split) = torn[2];
+    for (p, s) in torn {
+        assert!(p.abs_diff(pieces) <= 1, "{torn:?}");
+        assert!(s.abs_diff(split) * 10 <= split, "{torn:?}");
     }
 }
 
