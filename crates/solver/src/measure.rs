@@ -110,6 +110,17 @@ impl World {
     /// Per body, its pieces: the connected components of its particles
     /// over the constraints that remain (a sheet torn in two: 2). Allocates.
     pub fn pieces(&self) -> Vec<usize> {
+        let piece = self.piece_of();
+        self.bodies()
+            .iter()
+            .map(|body| body.range().filter(|&i| piece[i] == i).count())
+            .collect()
+    }
+
+    /// Per particle, its piece ([`World::pieces`]), named by the piece's
+    /// lowest particle index: two particles hang together when they have
+    /// the same. Allocates.
+    pub fn piece_of(&self) -> Vec<usize> {
         let n = self.particles.len();
         let mut parent: Vec<usize> = (0..n).collect();
         fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -131,10 +142,9 @@ impl World {
             let (a, b) = (root(&mut parent, a), root(&mut parent, b));
             parent[a.max(b)] = a.min(b);
         }
-        self.bodies()
-            .iter()
-            .map(|body| body.range().filter(|&i| root(&mut parent, i) == i).count())
-            .collect()
+        // A root is its piece's lowest index: every union hangs the higher
+        // root under the lower.
+        (0..n).map(|i| root(&mut parent, i)).collect()
     }
 
     /// The force (N) that held particle `i` (pinned, driven or grabbed)

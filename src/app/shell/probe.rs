@@ -28,8 +28,6 @@ pub struct Probe {
 /// browser's wasm SIMD, or AVX/SSE) as with every constraint projected
 /// and every triangle shaped alone.
 fn lanes_match_one_by_one() -> bool {
-    // Links, hinges, and the triangles' shapes of a balloon landing on a
-    // mat (collisions between bodies).
     let text = "Scene(solver: (substeps: 10, body_collisions: true), bodies: [
         Cloth(origin: (-0.5, 1.5, 0.0), size: (1.0, 1.0), resolution: (12, 12),
               bending: Dihedral, pins: [(0, 0), (0, -1)]),
