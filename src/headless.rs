@@ -384,11 +384,16 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
     };
     world.set_threads(opts.threads);
     world.step(); // warm-up: caches, worker start
+    // Frames by how many threads ran them: with more than one, each frame
+    // runs on the team size measured fastest lately (`World::set_threads`).
+    let mut teams = vec![0u32; world.threads() + 1];
     let mut times: Vec<f64> = (0..opts.frames)
         .map(|_| {
             let t = Instant::now();
             world.step();
-            t.elapsed().as_secs_f64()
+            let took = t.elapsed().as_secs_f64();
+            teams[world.team_size().min(world.threads())] += 1;
+            took
         })
         .collect();
     // The mean is what a run of frames costs (a window's frame rate); the
@@ -411,6 +416,12 @@ pub fn bench(opts: &BenchOptions) -> Result<()> {
         times[0] * 1e3,
         times[times.len() - 1] * 1e3
     )?;
+    let ran: Vec<String> = (1..teams.len())
+        .rev()
+        .filter(|&n| teams[n] > 0)
+        .map(|n| format!("{n} on {} frames", teams[n]))
+        .collect();
+    say!("threads per frame: {}", ran.join(", "))?;
     say!("projections/s: {:.4e}", per_frame / median)?;
     Ok(())
 }

@@ -813,3 +813,46 @@ fn bench_times_a_users_scene_at_its_own_or_the_given_substeps() {
     let both = bench(&["--size", "8"]);
     assert_eq!(both.status.code(), Some(2));
 }
+
+/// With more than one thread each frame runs on the team size measured
+/// fastest lately, so a timing of `--threads 2` may hold frames of one:
+/// the bench says how many of each it ran.
+#[test]
+fn bench_says_how_many_frames_ran_on_each_team_size() {
+    let ran = |threads: &str| {
+        let out = catenary(&[
+            "bench",
+            "--size",
+            "8",
+            "--frames",
+            "40",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let out = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix("threads per frame: "))
+            .unwrap_or_else(|| panic!("no team sizes in {out}"))
+            .to_owned();
+        // "2 on 35 frames, 1 on 5 frames": sizes falling, frames adding up.
+        let counts: Vec<(usize, u32)> = line
+            .split(", ")
+            .map(|part| {
+                let words: Vec<&str> = part.split(' ').collect();
+                assert_eq!(
+                    (words.len(), words[1], words[3]),
+                    (4, "on", "frames"),
+                    "{line}"
+                );
+                (words[0].parse().unwrap(), words[2].parse().unwrap())
+            })
+            .collect();
+        assert!(counts.windows(2).all(|w| w[0].0 > w[1].0), "{line}");
+        assert_eq!(counts.iter().map(|c| c.1).sum::<u32>(), 40, "{line}");
+        counts
+    };
+    assert_eq!(ran("1"), [(1, 40)]);
+    assert!(ran("2").iter().all(|&(n, _)| n == 1 || n == 2));
+}
