@@ -301,13 +301,22 @@ impl ParticleContacts {
 
     /// Gathers entry `k`'s list into `out` ([`LISTED`] slots): every entry
     /// it may touch whose anchor is within their contact distance + 2M of
-    /// its own; how many, or [`UNLISTED`] (also for an entry that looks
-    /// for no pushes now: should it start to, it walks the hash).
+    /// its own; how many, or [`UNLISTED`] (also for an entry that cannot
+    /// look for pushes before the lists are gathered again: should it
+    /// start to all the same, say when a pin is let go, it walks the
+    /// hash).
     pub fn gather(&self, k: usize, out: &mut [u32], inv_mass: &[f32], radius: &[f32]) -> u32 {
-        if !self.pushed(k, inv_mass) {
+        let a = &self.anchors;
+        // While the lists hold, every entry stays within M of its anchor,
+        // which is within a step of where it is now: entry k and every
+        // body's box move at most M + step from here. An entry that may
+        // look for pushes before the lists are gathered again is listed
+        // now (unlisted, it would walk the hash, which then has to be
+        // sorted every substep: 18 such entries did so for a pile's whole
+        // rest).
+        if !self.pushed_within(k, inv_mass, 2.0 * (a.margin + a.step)) {
             return UNLISTED;
         }
-        let a = &self.anchors;
         let (pk, ak) = (self.particle[k] as usize, a.at[k]);
         // The hash holds this substep's positions, within a step of the
         // anchors.
@@ -330,10 +339,11 @@ impl ParticleContacts {
     }
 
     /// Whether entry `k` can touch a particle of another body: it is
-    /// within the largest contact distance (the cell) of that body's box.
-    /// (Not finite positions compare false and are searched as before.)
-    fn near_another_body(&self, k: usize) -> bool {
-        let (x, reach, own) = (self.pos[k], self.grid.cell, self.body[k] as usize);
+    /// within the largest contact distance (the cell) and `grow` of that
+    /// body's box. (Not finite positions compare false and are searched
+    /// as before.)
+    fn near_another_body(&self, k: usize, grow: f32) -> bool {
+        let (x, reach, own) = (self.pos[k], self.grid.cell + grow, self.body[k] as usize);
         self.body_box.iter().enumerate().any(|(b, [lo, hi])| {
             b != own && !((x + reach).cmplt(*lo).any() || (x - reach).cmpgt(*hi).any())
         })
@@ -343,8 +353,15 @@ impl ParticleContacts {
     /// self-collides or is near another body.
     #[inline(always)]
     fn pushed(&self, k: usize, inv_mass: &[f32]) -> bool {
+        self.pushed_within(k, inv_mass, 0.0)
+    }
+
+    /// [`ParticleContacts::pushed`] once entry `k` and the other bodies
+    /// have moved up to `grow` (m) closer.
+    #[inline(always)]
+    fn pushed_within(&self, k: usize, inv_mass: &[f32], grow: f32) -> bool {
         inv_mass[self.particle[k] as usize] != 0.0
-            && (self.self_on[k] || self.between_bodies && self.near_another_body(k))
+            && (self.self_on[k] || self.between_bodies && self.near_another_body(k, grow))
     }
 
     /// The push entry `k` gets from entry `j`, if they overlap.
@@ -417,5 +434,50 @@ impl ParticleContacts {
             }
         }
         found.iter().fold(Vec3::ZERO, |push, &(.., p)| push + p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_that_nears_another_body_while_the_lists_hold_does_not_walk_the_hash() {
+        // Two bodies of two particles (radius 0.01: contact distance and
+        // cell 0.02), 0.03 apart in x: no entry can touch the other body.
+        let radius = [0.01; 4];
+        let inv_mass = [1.0; 4];
+        let mut pc = ParticleContacts::default();
+        let z = Vec3::new(0.0, 0.0, 0.05);
+        pc.set_rest_shape(0, 0, vec![Vec3::ZERO, z]);
+        pc.set_rest_shape(1, 2, vec![Vec3::ZERO, z]);
+        pc.set_between_bodies(true, &radius);
+        // Body 0 at x = a, body 1 at x = b.
+        let at = |a: f32, b: f32| vec![Vec3::X * a, Vec3::X * a + z, Vec3::X * b, Vec3::X * b + z];
+        let substep = |pc: &mut ParticleContacts, now: Vec<Vec3>, step: Vec3| {
+            pc.pos.copy_from_slice(&now);
+            let from = |i: usize| now[i] - step;
+            let measured = pc.measure(0..4, from);
+            pc.build(measured, from, &inv_mass);
+        };
+        // A substep whose largest move is 1 mm gathers lists with a margin
+        // M of 8 mm (`anchors::SPAN`).
+        substep(&mut pc, at(0.0, 0.03), Vec3::X * 0.001);
+        assert!(pc.anchors.regather && pc.sorted);
+        assert!((pc.anchors.margin - 0.008).abs() < 1e-6);
+        for k in 0..4 {
+            let mut out = [0; LISTED];
+            pc.listed[k] = pc.gather(k, &mut out, &inv_mass, &radius);
+            assert_ne!(pc.listed[k], UNLISTED, "entry {k} may near the other body");
+        }
+        // Both bodies move 6–7 mm toward each other (less than M from
+        // their anchors): every entry is now within the contact distance
+        // of the other body's box, and the lists still hold, so no entry
+        // walks the hash (unlisted, it had, and the hash was sorted again
+        // every substep for it).
+        substep(&mut pc, at(0.006, 0.024), Vec3::X * 0.0005);
+        assert!(!pc.anchors.regather && pc.anchors.listing);
+        assert!((0..4).all(|k| pc.pushed(k, &inv_mass)));
+        assert!(!pc.sorted, "the hash was walked");
     }
 }
