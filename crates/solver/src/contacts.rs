@@ -470,11 +470,11 @@ mod tests {
             pc.listed[k] = pc.gather(k, &mut out, &inv_mass, &radius);
             assert_ne!(pc.listed[k], UNLISTED, "entry {k} may near the other body");
         }
-        // Both bodies move 6–7 mm toward each other (less than M from
-        // their anchors): every entry is now within the contact distance
-        // of the other body's box, and the lists still hold, so no entry
-        // walks the hash (unlisted, it had, and the hash was sorted again
-        // every substep for it).
+        // Each body moves 6 mm toward the other (less than M from their
+        // anchors): every entry is now within the contact distance of the
+        // other body's box, and the lists still hold, so no entry walks
+        // the hash (before, an entry unlisted at the gathering did, and
+        // the hash was sorted every substep for it).
         substep(&mut pc, at(0.006, 0.024), Vec3::X * 0.0005);
         assert!(!pc.anchors.regather && pc.anchors.listing);
         assert!((0..4).all(|k| pc.pushed(k, &inv_mass)));
