@@ -264,9 +264,16 @@ impl ParticleContacts {
     /// position at the start of the substep (one thread).
     pub fn build(&mut self, measured: [f32; 2], from: impl Fn(usize) -> Vec3, inv_mass: &[f32]) {
         self.body_box.fill([Vec3::INFINITY, Vec3::NEG_INFINITY]);
-        for k in 0..self.len() {
-            let b = &mut self.body_box[self.body[k] as usize];
-            *b = [b[0].min(self.pos[k]), b[1].max(self.pos[k])];
+        // Entries come body by body (`rebuild`): each body's box is folded
+        // in registers over its run, in entry order as before, not through
+        // memory entry by entry (each load waited on the last store: 2.5 %
+        // of the samples of a pile of two sheets on two threads).
+        let mut start = 0;
+        for run in self.body.chunk_by(|a, b| a == b) {
+            let pos = &self.pos[start..start + run.len()];
+            start += run.len();
+            let b = &mut self.body_box[run[0] as usize];
+            *b = pos.iter().fold(*b, |[lo, hi], &p| [lo.min(p), hi.max(p)]);
         }
         let starts = (0..self.len()).map(|k| (k, from(self.particle[k] as usize)));
         let cell = self.grid.cell;
