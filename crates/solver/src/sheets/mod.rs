@@ -466,8 +466,17 @@ impl Sheets {
 /// does not depend on the order).
 fn most(values: &[f32]) -> f32 {
     let mut lanes = [0f32; 8];
-    for (k, &v) in values.iter().enumerate() {
-        lanes[k % 8] = lanes[k % 8].max(v);
+    // Eight at a time, so that the maxima stay in registers (indexed by
+    // k % 8 they went through memory: thread 0 spent 12 µs a substep
+    // here for the 15,876 triangles of a pile of two sheets).
+    let mut eights = values.chunks_exact(8);
+    for eight in &mut eights {
+        for (m, &v) in lanes.iter_mut().zip(eight) {
+            *m = m.max(v);
+        }
+    }
+    for (m, &v) in lanes.iter_mut().zip(eights.remainder()) {
+        *m = m.max(v);
     }
     lanes.into_iter().fold(0f32, f32::max)
 }
