@@ -841,12 +841,10 @@ fn bench_says_how_many_frames_ran_on_each_team_size() {
             .split(", ")
             .map(|part| {
                 let words: Vec<&str> = part.split(' ').collect();
-                assert_eq!(
-                    (words.len(), words[1], words[3]),
-                    (4, "on", "frames"),
-                    "{line}"
-                );
-                (words[0].parse().unwrap(), words[2].parse().unwrap())
+                let [n, "on", k, "frames"] = words[..] else {
+                    panic!("{part:?} is not `N on K frames` in {line}");
+                };
+                (n.parse().unwrap(), k.parse().unwrap())
             })
             .collect();
         assert!(counts.windows(2).all(|w| w[0].0 > w[1].0), "{line}");
