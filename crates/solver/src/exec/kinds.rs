@@ -42,9 +42,18 @@ pub(crate) trait Coloured: Sync {
     /// The number of constraints in `colour` (0 past the last).
     fn len(&self, colour: usize) -> usize;
 
+    /// True when `colour`'s constraints may share particles, so one
+    /// thread solves them all, in order (the links' overflow batch).
+    fn whole(&self, _colour: usize) -> bool {
+        false
+    }
+
     /// This thread's share of `colour`; None: nothing for it.
     fn mine(&self, colour: usize, team: &Team) -> Option<Range<usize>> {
-        Some(team.share(self.len(colour)))
+        match self.whole(colour) {
+            false => Some(team.share(self.len(colour))),
+            true => (team.index == 0).then(|| 0..self.len(colour)),
+        }
     }
 
     /// Fills the per-step caches of constraints `range` (settings, masses

@@ -8,7 +8,6 @@ use std::ops::Range;
 use glam::{Vec3, Vec4};
 
 use super::kinds::{Coloured, Ctx};
-use super::pool::Team;
 use super::shared::Shared;
 use crate::particles::{Losses, kinetic_drop};
 
@@ -331,13 +330,8 @@ impl Coloured for Links<'_> {
 
     /// A share of an independent colour, or all of the sequential
     /// overflow batch for thread 0.
-    fn mine(&self, colour: usize, team: &Team) -> Option<Range<usize>> {
-        let b = &self.0[colour];
-        match (b.sequential, team.index) {
-            (false, _) => Some(team.share(b.len)),
-            (true, 0) => Some(0..b.len),
-            (true, _) => None,
-        }
+    fn whole(&self, colour: usize) -> bool {
+        self.0[colour].sequential
     }
 
     unsafe fn prepare(&self, colour: usize, range: Range<usize>, ctx: &Ctx) {

@@ -21,8 +21,9 @@
 
 use std::any::Any;
 use std::cell::Cell;
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
@@ -69,6 +70,50 @@ struct Shared {
     /// [`Team::max_all`]'s values, as bits: two banks (calls alternate)
     /// of [`MAXIMA`] per thread.
     maxima: Box<[AtomicU32]>,
+    /// Per thread, the pieces of its share of the current [`Team::pieces`]
+    /// phase not yet taken (see [`Slot`]); each on a cache line of its own.
+    slots: Box<[Padded<AtomicU64>]>,
+    /// Pieces of the job's [`Team::pieces`] phases done so far.
+    done: Padded<AtomicU64>,
+}
+
+/// A value on cache lines of its own (128 bytes: adjacent-line prefetch
+/// pairs them), so that threads writing different ones do not contend.
+#[repr(align(128))]
+#[derive(Debug, Default)]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// One thread's share of a [`Team::pieces`] phase, packed in a u64 so one
+/// compare-and-swap takes a piece: the phase's number (32 bits; a slot
+/// of an earlier phase holds the whole share, not yet begun), the first
+/// piece not taken and the end of those not taken (16 bits each). Its
+/// owner takes pieces from the front, other threads from the back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Slot {
+    phase: u32,
+    front: u16,
+    back: u16,
+}
+
+impl Slot {
+    fn pack(self) -> u64 {
+        (self.phase as u64) << 32 | (self.front as u64) << 16 | self.back as u64
+    }
+
+    fn unpack(v: u64) -> Self {
+        Self {
+            phase: (v >> 32) as u32,
+            front: (v >> 16) as u16,
+            back: v as u16,
+        }
+    }
 }
 
 /// Values per thread in one [`Team::max_all`].
@@ -155,6 +200,8 @@ pub(crate) struct Team<'a> {
     shared: Option<&'a Shared>,
     /// [`Team::max_all`] calls so far (their bank alternates).
     reductions: Cell<usize>,
+    /// [`Team::pieces`] phases so far, and their pieces in all.
+    phases: Cell<(u32, u64)>,
 }
 
 impl Team<'_> {
@@ -165,6 +212,7 @@ impl Team<'_> {
             size: 1,
             shared: None,
             reductions: Cell::new(0),
+            phases: Cell::new((0, 0)),
         }
     }
 
@@ -205,6 +253,58 @@ impl Team<'_> {
         len * self.index / self.size..len * (self.index + 1) / self.size
     }
 
+    /// One phase of work that any thread of the team may do, which ends
+    /// when every piece of it is done — not when every thread got here: a
+    /// thread the OS is not running holds nobody up unless it is inside a
+    /// piece. Segment k of `segments` is `(len, whole)`: items `0..len`,
+    /// each thread's share ([`Team::share`]) cut in pieces of a few
+    /// hundred items, or with `whole` one piece that only one thread runs
+    /// (thread 0 unless it is late). Each thread runs `f(k, range)` on
+    /// the pieces of its own share in order, then on those still left of
+    /// the others' shares, from their ends. Every thread of the team
+    /// makes the same calls in the same order (barriers between them are
+    /// allowed), and results must not depend on which thread ran a piece.
+    pub fn pieces(&self, segments: &[(usize, bool)], mut f: impl FnMut(usize, Range<usize>)) {
+        let Some(s) = self.shared else {
+            for (k, &(len, _)) in segments.iter().enumerate().filter(|(_, g)| g.0 > 0) {
+                f(k, 0..len);
+            }
+            return;
+        };
+        let size = self.size;
+        let count = |t: usize| {
+            segments
+                .iter()
+                .map(|&g| pieces_of(g, t, size))
+                .sum::<usize>()
+        };
+        let (phase, before) = self.phases.get();
+        let phase = phase + 1;
+        let end = before + (0..size).map(|t| count(t) as u64).sum::<u64>();
+        self.phases.set((phase, end));
+        let mut did = 0;
+        for t in (0..size).map(|o| (self.index + o) % size) {
+            let n = count(t);
+            while let Some(j) = take(&s.slots[t], phase, n, t != self.index) {
+                let (k, range) = piece(segments, t, size, j);
+                f(k, range);
+                did += 1;
+            }
+        }
+        // SeqCst with the waiters' sleep (see `Shared::wait_until`); a
+        // waiter's Acquire load of the total orders every piece's writes
+        // before what it does next (the adds form one release sequence).
+        if did > 0 && s.done.fetch_add(did, Ordering::SeqCst) + did == end {
+            s.notify();
+        }
+        s.wait_until(|| {
+            s.done.load(Ordering::Acquire) >= end || s.poisoned.load(Ordering::Acquire)
+        });
+        if s.poisoned.load(Ordering::Acquire) {
+            resume_unwind(Box::new(Poisoned));
+        }
+    }
+
     /// Runs `f` on pieces of `0..len`, `chunk` items each, which the
     /// threads take in turn as they finish the last: a thread that got the
     /// lighter items, or that the OS ran longer, takes more (a static share
@@ -224,6 +324,100 @@ impl Team<'_> {
                 return;
             }
             f(start..(start + chunk).min(len));
+        }
+    }
+}
+
+/// Pieces a thread's share of a segment is cut into, at most.
+const PIECES: usize = 8;
+
+/// Items of a piece of a segment of `len` items split over `size` threads:
+/// an eighth of a share, at least 64, in whole runs of 16 (SIMD lanes).
+fn piece_len(len: usize, size: usize) -> usize {
+    len.div_ceil(size * PIECES).max(64).next_multiple_of(16)
+}
+
+/// Thread `t`'s share of segment `(len, whole)` on a team of `size`.
+fn share_of((len, whole): (usize, bool), t: usize, size: usize) -> Range<usize> {
+    match whole {
+        true if t == 0 => 0..len,
+        true => 0..0,
+        false => len * t / size..len * (t + 1) / size,
+    }
+}
+
+/// The number of pieces of thread `t`'s share of a segment (at most
+/// `PIECES` + 1, so a slot's 16 bits hold it).
+fn pieces_of(segment: (usize, bool), t: usize, size: usize) -> usize {
+    let share = share_of(segment, t, size);
+    match segment.1 {
+        true => usize::from(!share.is_empty()),
+        false => share.len().div_ceil(piece_len(segment.0, size)),
+    }
+}
+
+/// Piece `j` of thread `t`'s shares of `segments`, counted over them in
+/// order: (segment, items).
+fn piece(segments: &[(usize, bool)], t: usize, size: usize, mut j: usize) -> (usize, Range<usize>) {
+    for (k, &segment) in segments.iter().enumerate() {
+        let n = pieces_of(segment, t, size);
+        if j < n {
+            let share = share_of(segment, t, size);
+            if segment.1 {
+                return (k, share);
+            }
+            let start = share.start + j * piece_len(segment.0, size);
+            return (
+                k,
+                start..(start + piece_len(segment.0, size)).min(share.end),
+            );
+        }
+        j -= n;
+    }
+    unreachable!("piece {j} is past thread {t}'s pieces")
+}
+
+/// Takes a piece of a share of `n` pieces in `slot` for phase `phase`:
+/// the first one left (its owner) or the last (`thief`). None when none
+/// is left — or when the slot holds a later phase, which begins only
+/// once every piece of this one is done.
+fn take(slot: &AtomicU64, phase: u32, n: usize, thief: bool) -> Option<usize> {
+    let mut v = slot.load(Ordering::Acquire);
+    loop {
+        let mut now = Slot::unpack(v);
+        if now.phase > phase {
+            return None;
+        }
+        if now.phase < phase {
+            // Nobody has taken a piece of this share in this phase yet.
+            now = Slot {
+                phase,
+                front: 0,
+                back: n as u16,
+            };
+        }
+        if now.front >= now.back {
+            return None;
+        }
+        let (next, j) = match thief {
+            true => (
+                Slot {
+                    back: now.back - 1,
+                    ..now
+                },
+                now.back - 1,
+            ),
+            false => (
+                Slot {
+                    front: now.front + 1,
+                    ..now
+                },
+                now.front,
+            ),
+        };
+        match slot.compare_exchange_weak(v, next.pack(), Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => return Some(j as usize),
+            Err(seen) => v = seen,
         }
     }
 }
@@ -270,6 +464,8 @@ impl Pool {
             maxima: (0..2 * threads * MAXIMA)
                 .map(|_| AtomicU32::new(0))
                 .collect(),
+            slots: (0..threads).map(|_| Padded::default()).collect(),
+            done: Padded::default(),
         });
         let workers = (1..threads)
             .map(|index| {
@@ -338,6 +534,11 @@ impl Pool {
         s.active.store(size, Ordering::Relaxed);
         // No worker runs a job here: a loop left by a panic starts afresh.
         s.next.store(0, Ordering::Relaxed);
+        // Every thread's phases count from 1 again.
+        for slot in s.slots.iter() {
+            slot.store(0, Ordering::Relaxed);
+        }
+        s.done.store(0, Ordering::Relaxed);
         // SAFETY: workers see the job only after the new generation
         // (Release/Acquire) and use it only until they bump `finished`,
         // which this call waits for — also when a thread panics — so the
@@ -355,6 +556,7 @@ impl Pool {
             size,
             shared: Some(s),
             reductions: Cell::new(0),
+            phases: Cell::new((0, 0)),
         };
         if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
             s.poison(payload);
@@ -405,6 +607,7 @@ fn worker(s: &Shared, index: usize) {
                 size,
                 shared: Some(s),
                 reductions: Cell::new(0),
+                phases: Cell::new((0, 0)),
             };
             if let Err(payload) = catch_unwind(AssertUnwindSafe(|| job(&team))) {
                 s.poison(payload);
@@ -504,6 +707,88 @@ mod tests {
                 assert!(zero > 9 * one, "thread 0 took {zero}, the slow one {one}");
             }
         }
+    }
+
+    #[test]
+    fn a_pieces_phase_runs_every_item_once_and_a_whole_segment_in_one_call() {
+        // Segments of several sizes, one whole; four phases back to back
+        // and a barrier among them.
+        let segments = [(1000, false), (37, true), (0, false), (70, false)];
+        for threads in [1, 2, 3, 4] {
+            let pool = Pool::new(threads, false);
+            let taken: Vec<AtomicU64> = (0..4 * 4 * 1000).map(|_| AtomicU64::new(0)).collect();
+            let whole_calls = AtomicU64::new(0);
+            pool.run(&|team: &Team| {
+                for phase in 0..4 {
+                    team.pieces(&segments, |k, r| {
+                        if k == 1 {
+                            assert_eq!(r, 0..37);
+                            whole_calls.fetch_add(1, Ordering::SeqCst);
+                        }
+                        for i in r {
+                            taken[(phase * 4 + k) * 1000 + i].fetch_add(1, Ordering::SeqCst);
+                        }
+                    });
+                    // Every piece of the phase is done when it returns.
+                    let end = (phase * 4 + 4) * 1000;
+                    let done = |k: usize, len: usize| {
+                        (0..len)
+                            .all(|i| taken[(phase * 4 + k) * 1000 + i].load(Ordering::SeqCst) == 1)
+                    };
+                    assert!(
+                        segments.iter().enumerate().all(|(k, g)| done(k, g.0)),
+                        "{end}"
+                    );
+                    if phase == 1 {
+                        team.sync();
+                    }
+                }
+            });
+            for (j, t) in taken.iter().enumerate() {
+                let (phase_k, i) = (j / 1000, j % 1000);
+                let want = u64::from(i < segments[phase_k % 4].0);
+                assert_eq!(
+                    t.load(Ordering::SeqCst),
+                    want,
+                    "{threads} threads, item {j}"
+                );
+            }
+            assert_eq!(whole_calls.load(Ordering::SeqCst), 4);
+        }
+    }
+
+    #[test]
+    fn a_pieces_phase_does_not_wait_for_a_thread_that_is_not_running() {
+        // Thread 1 is held off (as when the OS runs another program on
+        // its core) before its first phase. Thread 0 does every piece of
+        // three phases meanwhile and is done before thread 1 wakes; a
+        // barrier between the phases (spinning or sleeping) would have
+        // held it until then.
+        let pool = Pool::new(2, true);
+        let caller_done = AtomicBool::new(false);
+        let late_saw_done = AtomicBool::new(false);
+        let by_late = AtomicU64::new(0);
+        pool.run(&|team: &Team| {
+            if team.index == 1 {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                late_saw_done.store(caller_done.load(Ordering::SeqCst), Ordering::SeqCst);
+            }
+            for _ in 0..3 {
+                team.pieces(&[(4096, false)], |_, r| {
+                    if team.index == 1 {
+                        by_late.fetch_add(r.len() as u64, Ordering::SeqCst);
+                    }
+                });
+            }
+            if team.index == 0 {
+                caller_done.store(true, Ordering::SeqCst);
+            }
+        });
+        assert!(
+            late_saw_done.load(Ordering::SeqCst),
+            "thread 0 waited for the late one"
+        );
+        assert_eq!(by_late.load(Ordering::SeqCst), 0, "nothing was left for it");
     }
 
     #[test]

@@ -104,10 +104,26 @@ impl Frame<'_> {
         // particles' memory fewer.
         let fused =
             self.aero.is_none() && s.damping <= 0.0 && !self.passes.iter().any(|k| k.active());
-        let at = |sub: u32| {
-            let t = self.t0 + (sub + 1) as f64 * h as f64;
-            (t, (sub + 1) as f32 / s.substeps as f32)
-        };
+        // Where every phase is particles or a colour (no contacts, no
+        // tallies, no pull), a phase is pieces any thread may take
+        // (`Team::pieces`): it ends when its pieces are done, so a thread
+        // the OS is not running holds up no barrier.
+        let loose = fused
+            && self.contacts.is_none()
+            && self.sheets.is_none()
+            && self.held.as_ref().is_none_or(|g| g.kinematic)
+            && !self
+                .coloured
+                .iter()
+                .any(|k| (0..k.colours()).any(|c| k.tallies(c)));
+        if loose {
+            if self.prepare {
+                // Other threads may project what this one prepared.
+                team.sync();
+            }
+            return self.run_loose(team, &ctx, drag);
+        }
+        let at = |sub: u32| self.end_of(sub, h);
         for sub in 0..s.substeps {
             let (t, f) = at(sub);
             if let Some(a) = self.aero {
@@ -198,6 +214,63 @@ impl Frame<'_> {
             }
             // No barrier otherwise: the next prediction touches only this
             // thread's particles.
+        }
+    }
+
+    /// The simulated time at the end of substep `sub` (of length `h`),
+    /// and the fraction of the frame done then.
+    fn end_of(&self, sub: u32, h: f32) -> (f64, f32) {
+        let t = self.t0 + (sub + 1) as f64 * h as f64;
+        (t, (sub + 1) as f32 / self.settings.substeps as f32)
+    }
+
+    /// [`Frame::run`]'s substeps where every phase is the particles' or a
+    /// colour's (no contacts, tallies, passes, air on faces or dashpots),
+    /// each phase pieces any thread may take ([`Team::pieces`]): the same
+    /// operations on each particle and constraint as `run`'s, so the same
+    /// bits. Step 1 of every substep after the first runs in the sweep
+    /// that ends the last.
+    fn run_loose(&self, team: &Team, ctx: &Ctx, drag: f32) {
+        let (s, h, n) = (&self.settings, ctx.h, self.particles.len);
+        let at = |sub: u32| self.end_of(sub, h);
+        let particles = [(n, false)];
+        let (t, f) = at(0);
+        // SAFETY: each piece is one thread's; the phase ends when all are.
+        team.pieces(&particles, |_, r| unsafe { self.predict(r, h, drag, t, f) });
+        let mut segments = [(0, false); 4];
+        let kinds = &self.coloured[..self.coloured.len().min(segments.len())];
+        assert_eq!(
+            kinds.len(),
+            self.coloured.len(),
+            "at most four coloured kinds"
+        );
+        let colours = kinds.iter().map(|k| k.colours()).max().unwrap_or(0);
+        for sub in 0..s.substeps {
+            for iteration in 0..s.iterations {
+                let first = iteration == 0;
+                for c in 0..colours {
+                    for (g, k) in segments.iter_mut().zip(kinds) {
+                        *g = match c < k.colours() {
+                            true => (k.len(c), k.whole(c)),
+                            false => (0, false),
+                        };
+                    }
+                    let segments = &segments[..kinds.len()];
+                    if segments.iter().any(|g| g.0 > 0) {
+                        // SAFETY: a colour's constraints share no particle
+                        // (a whole segment's are one thread's), each piece
+                        // is one thread's, and the phase ends when all are.
+                        team.pieces(segments, |k, r| unsafe {
+                            kinds[k].project(c, r, ctx, first)
+                        });
+                    }
+                }
+            }
+            let next = (sub + 1 < s.substeps).then(|| (drag, at(sub + 1)));
+            // SAFETY: as for the prediction.
+            team.pieces(&particles, |_, r| unsafe {
+                self.collide_and_finish(r, h, next)
+            });
         }
     }
 
