@@ -409,3 +409,39 @@ fn contact_candidates_kept_across_substeps_give_the_full_searchs_bits() {
         assert!(kept.particles.pos() == run(w, 1, frames).particles.pos());
     }
 }
+
+#[test]
+fn a_sheet_pulled_by_the_hand_moves_alike_on_fixed_teams_of_1_2_and_4_threads() {
+    // The default scene's sheet, its free corner grabbed with the window's
+    // hand and dragged down and out, on teams fixed at 1, 2 and 4 threads
+    // (the chooser may run a frame on one): the hand's pull is a piece of
+    // its own between the colours and the particles' sweep.
+    let pulled = |threads: usize| {
+        let mut w = scene_world("default.ron");
+        w.choose_threads(ThreadChoice::Fixed(threads));
+        w.set_hand(catenary::solver::Hand::suited_to(&w));
+        let corner = w.particles.len() - 1;
+        let from = w.particles.pos()[corner];
+        w.grab(corner);
+        for frame in 1..=60 {
+            let f = frame as f32 / 30.0;
+            w.drag_to(from + glam::Vec3::new(0.4, -0.8, 0.3) * f.min(1.0));
+            w.step();
+        }
+        assert_eq!(w.team_size(), threads);
+        w
+    };
+    let one = pulled(1);
+    assert_sane(&one, 50.0);
+    for threads in [2, 4] {
+        let many = pulled(threads);
+        assert!(
+            one.particles.pos() == many.particles.pos(),
+            "{threads} threads differ from 1"
+        );
+        assert!(
+            one.particles.vel() == many.particles.vel(),
+            "{threads} threads: velocities"
+        );
+    }
+}

@@ -104,18 +104,11 @@ impl Frame<'_> {
         // particles' memory fewer.
         let fused =
             self.aero.is_none() && s.damping <= 0.0 && !self.passes.iter().any(|k| k.active());
-        // Where every phase is particles or a colour (no contacts, no
-        // tallies, no pull), a phase is pieces any thread may take
+        // Where every phase is particles, a colour or the hand (no
+        // contacts between bodies), a phase is pieces any thread may take
         // (`Team::pieces`): it ends when its pieces are done, so a thread
         // the OS is not running holds up no barrier.
-        let loose = fused
-            && self.contacts.is_none()
-            && self.sheets.is_none()
-            && self.held.as_ref().is_none_or(|g| g.kinematic)
-            && !self
-                .coloured
-                .iter()
-                .any(|k| (0..k.colours()).any(|c| k.tallies(c)));
+        let loose = fused && self.contacts.is_none() && self.sheets.is_none();
         if loose {
             if self.prepare {
                 // Other threads may project what this one prepared.
@@ -224,12 +217,14 @@ impl Frame<'_> {
         (t, (sub + 1) as f32 / self.settings.substeps as f32)
     }
 
-    /// [`Frame::run`]'s substeps where every phase is the particles' or a
-    /// colour's (no contacts, tallies, passes, air on faces or dashpots),
-    /// each phase pieces any thread may take ([`Team::pieces`]): the same
-    /// operations on each particle and constraint as `run`'s, so the same
-    /// bits. Step 1 of every substep after the first runs in the sweep
-    /// that ends the last.
+    /// [`Frame::run`]'s substeps where every phase is the particles', a
+    /// colour's or the hand's (no contacts, passes, air on faces or
+    /// dashpots), each phase pieces any thread may take
+    /// ([`Team::pieces`]): the same operations on each particle and
+    /// constraint as `run`'s, so the same bits. A piece of the last pass
+    /// adds its constraints' λ to their impulse as it ends (step 3: no
+    /// later colour touches them). Step 1 of every substep after the first
+    /// runs in the sweep that ends the last.
     fn run_loose(&self, team: &Team, ctx: &Ctx, drag: f32) {
         let (s, h, n) = (&self.settings, ctx.h, self.particles.len);
         let at = |sub: u32| self.end_of(sub, h);
@@ -261,10 +256,21 @@ impl Frame<'_> {
                         // (a whole segment's are one thread's), each piece
                         // is one thread's, and the phase ends when all are.
                         team.pieces(segments, |k, r| unsafe {
-                            kinds[k].project(c, r, ctx, first)
+                            kinds[k].project(c, r.clone(), ctx, first);
+                            if iteration + 1 == s.iterations && kinds[k].tallies(c) {
+                                kinds[k].tally(c, r, sub == 0);
+                            }
                         });
                     }
                 }
+            }
+            if let Some(held) = self.held.as_ref().filter(|g| !g.kinematic) {
+                // One piece: whoever takes it pulls; its neighbours and
+                // pins are read after the last colour and before the sweep.
+                // SAFETY: no other thread touches a particle meanwhile.
+                team.pieces(&[(1, true)], |_, _| unsafe {
+                    held.pull(self.particles, h, at(sub).1)
+                });
             }
             let next = (sub + 1 < s.substeps).then(|| (drag, at(sub + 1)));
             // SAFETY: as for the prediction.
