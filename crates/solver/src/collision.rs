@@ -83,9 +83,13 @@ impl Collider {
         match self.crossing(prev, x, r) {
             Crossing::Entered(n, depth) => Some((n, depth)),
             Crossing::Missed => None,
-            Crossing::FromContact => self
-                .passed_through(prev, x, r)
-                .or_else(|| self.resting(x, prev, r)),
+            // A match and `passed_through` inlined: as calls they stayed
+            // calls in the particles' sweep (made in each piece of it), and
+            // a ground's `None` was found per particle instead of folded.
+            Crossing::FromContact => match self.passed_through(prev, x, r) {
+                None => self.resting(x, prev, r),
+                through => through,
+            },
         }
         // Paths so long that their products overflow f32 are left alone
         // rather than turned into NaN.
@@ -203,6 +207,7 @@ impl Collider {
     /// where it started — went through it (a thin shelf, a small ball):
     /// caught on that tangent plane, not pushed out of the far side. None
     /// otherwise (the resting contact decides).
+    #[cfg_attr(not(target_family = "wasm"), inline(always))]
     fn passed_through(&self, prev: Vec3, x: Vec3, r: f32) -> Option<(Vec3, f32)> {
         match *self {
             Collider::Ground { .. } => None,
