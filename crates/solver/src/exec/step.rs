@@ -107,8 +107,13 @@ impl Frame<'_> {
         // Where every phase is particles, a colour or the hand (no
         // contacts between bodies), a phase is pieces any thread may take
         // (`Team::pieces`): it ends when its pieces are done, so a thread
-        // the OS is not running holds up no barrier.
-        let loose = fused && self.contacts.is_none() && self.sheets.is_none();
+        // the OS is not running holds up no barrier. The browser's build
+        // runs one thread, and is smaller without a second copy of the
+        // substep (the same bits either way).
+        let loose = !cfg!(target_family = "wasm")
+            && fused
+            && self.contacts.is_none()
+            && self.sheets.is_none();
         if loose {
             if self.prepare {
                 // Other threads may project what this one prepared.
