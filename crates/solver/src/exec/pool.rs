@@ -15,6 +15,12 @@
 //! cores, waiters sleep at once. Idle workers park. Whether a team is
 //! worth it at all is measured frame by frame ([`Pool::run_or_alone`]).
 //!
+//! [`Team::pieces`] is a phase that ends when its work is done rather
+//! than when every thread arrives: any thread may take any piece, so a
+//! thread the OS is not running between pieces holds nobody up (with a
+//! team of two on one core, a barrier per colour made a frame 2.4× as
+//! long as one thread's; pieces 1.06×).
+//!
 //! A panic on any thread is caught: the others leave their barriers,
 //! `run` waits until no thread still uses the job, then re-raises the
 //! first panic on the caller. The pool stays usable.
