@@ -19,7 +19,7 @@
 //! than when every thread arrives: any thread may take any piece, so a
 //! thread the OS is not running between pieces holds nobody up (with a
 //! team of two on one core, a barrier per colour made a frame 2.4× as
-//! long as one thread's; pieces 1.06×).
+//! long as one thread's; pieces 1.06–1.08×).
 //!
 //! A panic on any thread is caught: the others leave their barriers,
 //! `run` waits until no thread still uses the job, then re-raises the
