@@ -328,8 +328,8 @@ impl Coloured for Links<'_> {
         self.0.get(colour).map_or(0, |b| b.len)
     }
 
-    /// A share of an independent colour, or all of the sequential
-    /// overflow batch for thread 0.
+    /// The sequential overflow batch, whose links may share particles:
+    /// one thread solves it all, in order.
     fn whole(&self, colour: usize) -> bool {
         self.0[colour].sequential
     }
