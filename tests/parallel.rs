@@ -445,3 +445,34 @@ fn a_sheet_pulled_by_the_hand_moves_alike_on_fixed_teams_of_1_2_and_4_threads() 
         );
     }
 }
+
+#[test]
+fn a_sheet_torn_by_its_tear_force_tears_alike_on_fixed_teams_of_1_2_and_4_threads() {
+    // tear_apart: no dashpots or contacts, so its substeps run in pieces
+    // and each piece of the last pass adds its links' λ to their impulse;
+    // the sheet must tear into the same pieces on any team.
+    let torn = |threads: usize| {
+        let mut w = scene_world("tear_apart.ron");
+        assert_eq!(w.pieces(), [1]);
+        w.choose_threads(ThreadChoice::Fixed(threads));
+        for _ in 0..240 {
+            w.step();
+        }
+        assert_eq!(w.team_size(), threads);
+        w
+    };
+    let one = torn(1);
+    assert!(
+        one.pieces()[0] > 1,
+        "tear_apart did not tear: {:?}",
+        one.pieces()
+    );
+    for threads in [2, 4] {
+        let many = torn(threads);
+        assert_eq!(one.pieces(), many.pieces(), "{threads} threads: pieces");
+        assert!(
+            one.particles.pos() == many.particles.pos(),
+            "{threads} threads differ from 1"
+        );
+    }
+}
