@@ -256,7 +256,7 @@ impl Team<'_> {
 
     /// This thread's share of `0..len`: contiguous, in index order.
     pub fn share(&self, len: usize) -> std::ops::Range<usize> {
-        len * self.index / self.size..len * (self.index + 1) / self.size
+        share(len, self.index, self.size)
     }
 
     /// One phase of work that any thread of the team may do, which ends
@@ -343,12 +343,17 @@ fn piece_len(len: usize, size: usize) -> usize {
     len.div_ceil(size * PIECES).max(64).next_multiple_of(16)
 }
 
+/// Thread `t`'s share of `0..len` on a team of `size` ([`Team::share`]).
+fn share(len: usize, t: usize, size: usize) -> Range<usize> {
+    len * t / size..len * (t + 1) / size
+}
+
 /// Thread `t`'s share of segment `(len, whole)` on a team of `size`.
 fn share_of((len, whole): (usize, bool), t: usize, size: usize) -> Range<usize> {
     match whole {
         true if t == 0 => 0..len,
         true => 0..0,
-        false => len * t / size..len * (t + 1) / size,
+        false => share(len, t, size),
     }
 }
 
@@ -372,11 +377,9 @@ fn piece(segments: &[(usize, bool)], t: usize, size: usize, mut j: usize) -> (us
             if segment.1 {
                 return (k, share);
             }
-            let start = share.start + j * piece_len(segment.0, size);
-            return (
-                k,
-                start..(start + piece_len(segment.0, size)).min(share.end),
-            );
+            let len = piece_len(segment.0, size);
+            let start = share.start + j * len;
+            return (k, start..(start + len).min(share.end));
         }
         j -= n;
     }
@@ -736,14 +739,13 @@ mod tests {
                         }
                     });
                     // Every piece of the phase is done when it returns.
-                    let end = (phase * 4 + 4) * 1000;
                     let done = |k: usize, len: usize| {
                         (0..len)
                             .all(|i| taken[(phase * 4 + k) * 1000 + i].load(Ordering::SeqCst) == 1)
                     };
                     assert!(
                         segments.iter().enumerate().all(|(k, g)| done(k, g.0)),
-                        "{end}"
+                        "{threads} threads, phase {phase}"
                     );
                     if phase == 1 {
                         team.sync();
