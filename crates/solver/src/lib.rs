@@ -98,8 +98,10 @@ pub fn available_threads() -> usize {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ThreadChoice {
     /// As many as the world's size makes worth it, each frame run on the
-    /// team size (the pool, the cores, or one) measured fastest lately
-    /// (the default; see [`World::use_suitable_threads`]).
+    /// team size (the pool, the cores, or one) measured fastest lately,
+    /// or on the pool up to the cores where its phases are pieces that
+    /// no thread waits on a late one for (the default; see
+    /// [`World::use_suitable_threads`]).
     #[default]
     Auto,
     /// Exactly this many on every frame (1 = sequential; always 1 in the
@@ -720,7 +722,8 @@ impl World {
     /// Sets the number of solver threads (1 = sequential). Results do not
     /// depend on it: they are bit-identical for any count.
     /// Each frame then runs on these, on as many as the machine has cores,
-    /// or on one, whichever was fastest lately.
+    /// or on one, whichever was fastest lately; a frame with nothing but
+    /// particles, colours and the hand on these up to the cores.
     pub fn set_threads(&mut self, threads: usize) {
         self.pool = Threads((threads > 1).then(|| exec::Pool::new(threads, false)));
     }

@@ -86,19 +86,27 @@ const CHANGED: f64 = 1.5;
 /// when the scene's load changes, so a trial also comes at once when the
 /// chosen size's frames cost [`CHANGED`] times more or less than at the
 /// last trial, and [`FIRST_TRIAL_AFTER`] frames after a new choice.
+///
+/// A frame whose phases are pieces (`Team::pieces`) is not measured: it
+/// runs on the pool, up to one thread a core ([`Chooser::pick`]).
 #[derive(Debug)]
 pub(super) struct Chooser {
     state: Mutex<State>,
+    /// The team of a frame of pieces: the pool, no more than the cores
+    /// (or the whole pool when fixed).
+    loose: usize,
 }
 
 impl Chooser {
     /// For a pool of `threads` threads: chooses among the pool, the
     /// cores and one thread, or (`fixed`) always the pool.
     pub(super) fn new(threads: usize, fixed: bool) -> Self {
-        let mut sizes = vec![threads, threads.min(crate::available_threads()), 1];
+        let cores = threads.min(crate::available_threads());
+        let mut sizes = vec![threads, cores, 1];
         if fixed {
             sizes.truncate(1);
         }
+        let loose = if fixed { threads } else { cores };
         sizes.dedup();
         let sizes = (sizes.into_iter())
             .map(|size| Measured {
@@ -118,6 +126,7 @@ impl Chooser {
                 trials: 0,
                 reference: (0, 0.0),
             }),
+            loose,
         }
     }
 
@@ -136,8 +145,20 @@ impl Chooser {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).last
     }
 
-    /// The team size for the next frame.
-    pub(super) fn pick(&self) -> usize {
+    /// The team size for the next frame; `loose` if its phases are pieces.
+    ///
+    /// Such a frame is not measured and runs on the pool up to the cores:
+    /// no thread waits for one the OS is not running, so a team of two on
+    /// one busy core took 1.06–1.08× one thread's time, and beside two busy
+    /// programs a fixed team of two took 9.6–10.2 ms against one thread's
+    /// 9.7–16.8, while this chooser's one-thread frames (its trials, and
+    /// its choices on a frame time that swings 2× with the OS's placement)
+    /// made the median 14.5–15.9. More threads than cores still lose (four
+    /// on two: 2.0–2.4× two's time) and are not used.
+    pub(super) fn pick(&self, loose: bool) -> usize {
+        if loose {
+            return self.loose;
+        }
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let st = &mut *guard;
         st.frame += 1;
@@ -186,10 +207,16 @@ impl Chooser {
         st.sizes[best].size
     }
 
-    /// Records that a frame on `size` threads took `elapsed`.
-    pub(super) fn took(&self, size: usize, elapsed: Duration) {
+    /// Records that a frame on `size` threads took `elapsed` (`loose`: a
+    /// frame of pieces, only its size is kept).
+    pub(super) fn took(&self, size: usize, loose: bool, elapsed: Duration) {
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let st = &mut *guard;
+        if loose {
+            // The next measured frame, if its size differs, is not measured.
+            st.last = size;
+            return;
+        }
         if st.frame <= WARM_UP {
             // The first frames start the workers and warm the caches (a
             // team's first frames took 9–15 ms against 0.8 ms after).
@@ -230,9 +257,9 @@ mod tests {
         let run = |frames: usize, two: u64, one: u64| {
             let mut on_two = 0;
             for _ in 0..frames {
-                let size = chooser.pick();
+                let size = chooser.pick(false);
                 on_two += usize::from(size == 2);
-                chooser.took(size, ms(if size == 2 { two } else { one }));
+                chooser.took(size, false, ms(if size == 2 { two } else { one }));
             }
             on_two
         };
@@ -258,7 +285,7 @@ mod tests {
         let mut two_frames = 0;
         let mut sizes = Vec::new();
         for _ in 0..60 {
-            let size = chooser.pick();
+            let size = chooser.pick(false);
             sizes.push(size);
             let ms = match size {
                 // Its 4th frame: the first measured on two threads.
@@ -267,7 +294,7 @@ mod tests {
                 _ => 1.16,
             };
             two_frames += usize::from(size == 2);
-            chooser.took(size, Duration::from_secs_f64(ms * 1e-3));
+            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3));
         }
         // With trials every TRIAL_EVERY frames from the start, 25 of 60.
         let on_two = sizes.iter().filter(|&&s| s == 2).count();
@@ -291,11 +318,11 @@ mod tests {
         let chooser = Chooser::new(2, false);
         let mut sizes = Vec::new();
         for frame in 0..120 {
-            let size = chooser.pick();
+            let size = chooser.pick(false);
             sizes.push(size);
             let (two, one) = phase(frame);
             let ms = if size == 2 { two } else { one };
-            chooser.took(size, Duration::from_secs_f64(ms * 1e-3));
+            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3));
         }
         // At rest, one thread only for the trials: two frames of every
         // TRIAL_EVERY, and those until the lighter load is noticed.
@@ -315,7 +342,7 @@ mod tests {
         let chooser = Chooser::new(2, false);
         let mut sizes = Vec::new();
         for frame in 0..140 {
-            let size = chooser.pick();
+            let size = chooser.pick(false);
             sizes.push(size);
             let (two, one) = if frame < LIGHT {
                 (40.0, 30.0)
@@ -323,7 +350,7 @@ mod tests {
                 (5.0, 8.0)
             };
             let ms = if size == 2 { two } else { one };
-            chooser.took(size, Duration::from_secs_f64(ms * 1e-3));
+            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3));
         }
         // Within a few frames, not at the next of the trials 32 frames
         // apart (two threads' samples are all from the heavy scene).
@@ -332,14 +359,36 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_of_pieces_runs_on_the_pool_up_to_the_cores_and_leaves_the_measurements_alone() {
+        // Two threads' frames of pieces are slow (a busy machine), which
+        // would make a measured choice one thread; they are not measured.
+        let cores = crate::available_threads();
+        let chooser = Chooser::new(4, false);
+        for _ in 0..3 * TRIAL_EVERY {
+            let size = chooser.pick(true);
+            assert_eq!(size, cores.min(4));
+            chooser.took(size, true, Duration::from_millis(50));
+            assert_eq!(chooser.last(), size);
+        }
+        // Measured frames start where they would have: every size first.
+        let fixed = Chooser::new(4, true);
+        assert_eq!(fixed.pick(true), 4, "a fixed team is the user's choice");
+        let first = chooser.pick(false);
+        assert_eq!(first, 4, "measured frames start on the pool");
+        let state = chooser.state.lock().unwrap();
+        assert_eq!(state.frame, 1);
+        assert!(state.sizes.iter().all(|m| m.count == 0));
+    }
+
+    #[test]
     fn a_fixed_team_runs_every_frame_on_its_size_however_slow() {
         // The panel's "threads 2": the user's choice, not the measurements'.
         let chooser = Chooser::new(2, true);
         assert!(chooser.is_fixed());
         for _ in 0..3 * TRIAL_EVERY {
-            let size = chooser.pick();
+            let size = chooser.pick(false);
             assert_eq!(size, 2);
-            chooser.took(size, Duration::from_millis(50));
+            chooser.took(size, false, Duration::from_millis(50));
         }
         assert_eq!(chooser.last(), 2);
     }

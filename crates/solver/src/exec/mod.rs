@@ -220,7 +220,7 @@ pub(crate) fn step_frame(world: &mut World) {
         t0: world.time,
     };
     match &world.pool.0 {
-        Some(pool) => pool.run_or_alone(&|team| frame.run(team)),
+        Some(pool) => pool.run_or_alone(frame.loose(), &|team| frame.run(team)),
         None => frame.run(&pool::Team::alone()),
     }
 }

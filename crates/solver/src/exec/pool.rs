@@ -13,7 +13,9 @@
 //! spinning on would take the core from it — with one core free, two
 //! spinning threads took 2.2× as long as one. With more threads than
 //! cores, waiters sleep at once. Idle workers park. Whether a team is
-//! worth it at all is measured frame by frame ([`Pool::run_or_alone`]).
+//! worth it at all is measured frame by frame ([`Pool::run_or_alone`]),
+//! except for a frame of pieces (below), which runs on the pool up to
+//! one thread a core.
 //!
 //! [`Team::pieces`] is a phase that ends when its work is done rather
 //! than when every thread arrives: any thread may take any piece, so a
@@ -524,15 +526,15 @@ impl Pool {
     /// Runs `job` on a team of `size` threads, or on as many as the
     /// measurements of [`Chooser`] found fastest lately; results are the
     /// same for any team size (see the module doc).
-    pub fn run_or_alone(&self, job: &(dyn Fn(&Team) + Sync + '_)) {
-        let size = self.chooser.pick();
+    pub fn run_or_alone(&self, loose: bool, job: &(dyn Fn(&Team) + Sync + '_)) {
+        let size = self.chooser.pick(loose);
         let start = std::time::Instant::now();
         if size == 1 {
             job(&Team::alone());
         } else {
             self.run_on(size, job);
         }
-        self.chooser.took(size, start.elapsed());
+        self.chooser.took(size, loose, start.elapsed());
     }
 
     /// Runs `job` on the first `size` threads (2 ≤ size ≤ the pool's)

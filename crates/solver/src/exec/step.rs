@@ -73,6 +73,30 @@ pub(crate) struct Frame<'a> {
 }
 
 impl Frame<'_> {
+    /// With nothing between one substep's step 5 and the next one's step
+    /// 1 (no damping, no air on faces, no pass with state of its own),
+    /// each particle is finished and predicted in one sweep: the same
+    /// operations on each particle in the same order, one pass over the
+    /// particles' memory fewer.
+    fn fused(&self) -> bool {
+        self.aero.is_none()
+            && self.settings.damping <= 0.0
+            && !self.passes.iter().any(|k| k.active())
+    }
+
+    /// Whether every phase is particles, a colour or the hand (no
+    /// contacts between bodies), so that a phase is pieces any thread may
+    /// take (`Team::pieces`): it ends when its pieces are done, so a
+    /// thread the OS is not running holds up no barrier. The browser's
+    /// build runs one thread, and is smaller without a second copy of the
+    /// substep (the same bits either way).
+    pub fn loose(&self) -> bool {
+        !cfg!(target_family = "wasm")
+            && self.fused()
+            && self.contacts.is_none()
+            && self.sheets.is_none()
+    }
+
     /// This thread's part of the frame (DESIGN §2, steps 1–6 per substep):
     /// the phases in order, each followed by a barrier where the next one
     /// reads what other threads wrote.
@@ -97,23 +121,7 @@ impl Frame<'_> {
         }
         let mine = team.share(p.len);
         let drag = (-s.air_drag * h).exp();
-        // With nothing between one substep's step 5 and the next one's step
-        // 1 (no damping, no air on faces, no pass with state of its own),
-        // each particle is finished and predicted in one sweep: the same
-        // operations on each particle in the same order, one pass over the
-        // particles' memory fewer.
-        let fused =
-            self.aero.is_none() && s.damping <= 0.0 && !self.passes.iter().any(|k| k.active());
-        // Where every phase is particles, a colour or the hand (no
-        // contacts between bodies), a phase is pieces any thread may take
-        // (`Team::pieces`): it ends when its pieces are done, so a thread
-        // the OS is not running holds up no barrier. The browser's build
-        // runs one thread, and is smaller without a second copy of the
-        // substep (the same bits either way).
-        let loose = !cfg!(target_family = "wasm")
-            && fused
-            && self.contacts.is_none()
-            && self.sheets.is_none();
+        let (fused, loose) = (self.fused(), self.loose());
         if loose {
             if self.prepare {
                 // Other threads may project what this one prepared.
