@@ -7,8 +7,10 @@ use catenary::scene::bench_cloth;
 use catenary::solver::{LinkKind, Tag, ThreadChoice, World};
 use common::*;
 
+/// `frames` frames on a team fixed at `threads` (the chooser would run
+/// some frames on fewer).
 fn run(mut w: World, threads: usize, frames: usize) -> World {
-    w.set_threads(threads);
+    w.choose_threads(ThreadChoice::Fixed(threads));
     for _ in 0..frames {
         w.step();
     }
@@ -66,7 +68,8 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
     let worlds: Vec<(&str, World)> = vec![
         ("curtain", scene_world("curtain.ron")),
         ("cloth_on_sphere", scene_world("cloth_on_sphere.ron")),
-        ("tearing", scene_world("tearing.ron")),
+        ("tearing (dashpots)", scene_world("tearing.ron")),
+        ("lesson_damping (dashpots)", scene_world("lesson_damping.ron")),
         ("rope_bridge", scene_world("rope_bridge.ron")),
         ("waves", scene_world("waves.ron")),
         ("rope_pile", scene_world("rope_pile.ron")),
@@ -448,7 +451,7 @@ fn a_sheet_pulled_by_the_hand_moves_alike_on_fixed_teams_of_1_2_and_4_threads() 
 
 #[test]
 fn a_sheet_torn_by_its_tear_force_tears_alike_on_fixed_teams_of_1_2_and_4_threads() {
-    // tear_apart: no dashpots or contacts, so its substeps run in pieces
+    // tear_apart: no contacts, so its substeps run in pieces
     // and each piece of the last pass adds its links' λ to their impulse;
     // the sheet must tear into the same pieces on any team.
     let torn = |threads: usize| {

@@ -92,7 +92,8 @@ impl Frame<'_> {
     /// substep (the same bits either way).
     pub fn loose(&self) -> bool {
         !cfg!(target_family = "wasm")
-            && self.fused()
+            && self.aero.is_none()
+            && !self.passes.iter().any(|k| k.active())
             && self.contacts.is_none()
             && self.sheets.is_none()
     }
@@ -231,51 +232,35 @@ impl Frame<'_> {
     }
 
     /// [`Frame::run`]'s substeps where every phase is the particles', a
-    /// colour's or the hand's (no contacts, passes, air on faces or
-    /// dashpots), each phase pieces any thread may take
-    /// ([`Team::pieces`]): the same operations on each particle and
-    /// constraint as `run`'s, so the same bits. A piece of the last pass
-    /// adds its constraints' λ to their impulse as it ends (step 3: no
-    /// later colour touches them). Step 1 of every substep after the first
-    /// runs in the sweep that ends the last.
+    /// colour's or the hand's (no contacts, passes or air on faces), each
+    /// phase pieces any thread may take ([`Team::pieces`]): the same
+    /// operations on each particle and constraint as `run`'s, so the same
+    /// bits. A piece of the last pass adds its constraints' λ to their
+    /// impulse as it ends (step 3: no later colour touches them). Without
+    /// dashpots, step 1 of every substep after the first runs in the sweep
+    /// that ends the last; with them, step 6 comes between.
     fn run_loose(&self, team: &Team, ctx: &Ctx, drag: f32) {
         let (s, h, n) = (&self.settings, ctx.h, self.particles.len);
         let at = |sub: u32| self.end_of(sub, h);
         let particles = [(n, false)];
-        let (t, f) = at(0);
-        // SAFETY: each piece is one thread's; the phase ends when all are.
-        team.pieces(&particles, |_, r| unsafe { self.predict(r, h, drag, t, f) });
-        let mut segments = [(0, false); 4];
-        let kinds = &self.coloured[..self.coloured.len().min(segments.len())];
-        assert_eq!(
-            kinds.len(),
-            self.coloured.len(),
-            "at most four coloured kinds"
-        );
-        let colours = kinds.iter().map(|k| k.colours()).max().unwrap_or(0);
+        let fused = self.fused();
         for sub in 0..s.substeps {
+            if sub == 0 || !fused {
+                let (t, f) = at(sub);
+                // SAFETY: each piece is one thread's; the phase ends when all are.
+                team.pieces(&particles, |_, r| unsafe { self.predict(r, h, drag, t, f) });
+            }
             for iteration in 0..s.iterations {
-                let first = iteration == 0;
-                for c in 0..colours {
-                    for (g, k) in segments.iter_mut().zip(kinds) {
-                        *g = match c < k.colours() {
-                            true => (k.len(c), k.whole(c)),
-                            false => (0, false),
-                        };
+                let (first, last) = (iteration == 0, iteration + 1 == s.iterations);
+                // SAFETY: a colour's constraints share no particle (a
+                // whole segment's are one piece), each piece is one
+                // thread's, and the phase ends when all are.
+                self.colour_pieces(team, |kind, c, r| unsafe {
+                    kind.project(c, r.clone(), ctx, first);
+                    if last && kind.tallies(c) {
+                        kind.tally(c, r, sub == 0);
                     }
-                    let segments = &segments[..kinds.len()];
-                    if segments.iter().any(|g| g.0 > 0) {
-                        // SAFETY: a colour's constraints share no particle
-                        // (a whole segment's are one thread's), each piece
-                        // is one thread's, and the phase ends when all are.
-                        team.pieces(segments, |k, r| unsafe {
-                            kinds[k].project(c, r.clone(), ctx, first);
-                            if iteration + 1 == s.iterations && kinds[k].tallies(c) {
-                                kinds[k].tally(c, r, sub == 0);
-                            }
-                        });
-                    }
-                }
+                });
             }
             if let Some(held) = self.held.as_ref().filter(|g| !g.kinematic) {
                 // One piece: whoever takes it pulls; its neighbours and
@@ -285,11 +270,43 @@ impl Frame<'_> {
                     held.pull(self.particles, h, at(sub).1)
                 });
             }
-            let next = (sub + 1 < s.substeps).then(|| (drag, at(sub + 1)));
+            let next = (fused && sub + 1 < s.substeps).then(|| (drag, at(sub + 1)));
             // SAFETY: as for the prediction.
             team.pieces(&particles, |_, r| unsafe {
                 self.collide_and_finish(r, h, next)
             });
+            if s.damping > 0.0 {
+                // Step 6, after every particle's step 5.
+                // SAFETY: as for the projections.
+                self.colour_pieces(team, |kind, c, r| unsafe { kind.damp(c, r, ctx) });
+            }
+        }
+    }
+
+    /// Runs `verb` on every colour of every coloured kind, colour by
+    /// colour, each colour one [`Team::pieces`] phase (a kind's segment of
+    /// it, or one piece where its constraints may share particles); an
+    /// empty colour is no phase.
+    fn colour_pieces(&self, team: &Team, mut verb: impl FnMut(&dyn Coloured, usize, Range<usize>)) {
+        let mut segments = [(0, false); 4];
+        let kinds = &self.coloured[..self.coloured.len().min(segments.len())];
+        assert_eq!(
+            kinds.len(),
+            self.coloured.len(),
+            "at most four coloured kinds"
+        );
+        let colours = kinds.iter().map(|k| k.colours()).max().unwrap_or(0);
+        for c in 0..colours {
+            for (g, k) in segments.iter_mut().zip(kinds) {
+                *g = match c < k.colours() {
+                    true => (k.len(c), k.whole(c)),
+                    false => (0, false),
+                };
+            }
+            let segments = &segments[..kinds.len()];
+            if segments.iter().any(|g| g.0 > 0) {
+                team.pieces(segments, |k, r| verb(kinds[k], c, r));
+            }
         }
     }
 
