@@ -30,29 +30,10 @@ pub enum QuadKind {
     Dihedral,
     /// The signed volume of tetrahedron (x₁, x₂, x₃, x₄): α in m⁵/N.
     Volume,
-    /// A neo-Hookean tetrahedron's deviatoric part ‖F‖ (see
-    /// [`super::neo_hookean`]): α = 1/(μ·V₀) in 1/(N·m).
-    Deviatoric,
-    /// A neo-Hookean tetrahedron's hydrostatic part det F − (1 + μ/λ'),
-    /// the rest value its target: α = 1/(λ'·V₀) in 1/(N·m).
-    Hydrostatic,
-}
-
-impl QuadKind {
-    /// The rest value a constraint of this kind with stored rest value
-    /// `rest` holds in XPBD (`xpbd`) or PBD. PBD has no material, only
-    /// shapes: its neo-Hookean tetrahedra keep the rest state's ‖F‖ = √3
-    /// and det F = 1, where the XPBD pair (‖F‖ with target 0 against
-    /// det F with target 1 + μ/λ') balance only through their
-    /// compliances, and as two rigid constraints would tear the block
-    /// apart.
-    pub fn rest_in(self, xpbd: bool, rest: f32) -> f32 {
-        match (self, xpbd) {
-            (QuadKind::Deviatoric, false) => 3f32.sqrt(),
-            (QuadKind::Hydrostatic, false) => 1.0,
-            _ => rest,
-        }
-    }
+    /// A neo-Hookean tetrahedron (see [`super::neo_hookean`]): C = √(2Ψ),
+    /// Ψ its energy density over its rest value (Pa), α = 1/V₀ in m⁻³;
+    /// its Lamé μ and shifted λ' are the constraint's material.
+    NeoHookean,
 }
 
 /// Every four-particle constraint, by colour.
@@ -77,6 +58,9 @@ pub struct Quads {
     pub(crate) body: Vec<Vec<u32>>,
     /// Per colour: accumulated λ of the current substep.
     pub(crate) lambda: Vec<Vec<f32>>,
+    /// Per colour: a neo-Hookean tetrahedron's Lamé μ and shifted λ'
+    /// (Pa; zeros for the other kinds).
+    pub(crate) material: Vec<Vec<[f32; 2]>>,
 }
 
 impl Quads {
@@ -131,6 +115,7 @@ impl Quads {
             self.kind.push(Vec::new());
             self.shape.push(Vec::new());
             self.body.push(Vec::new());
+            self.material.push(Vec::new());
         }
         // A hinge's kernel wraps θ − θ₀ by one turn: θ₀ in [−π, π].
         let rest = match kind {
@@ -145,6 +130,7 @@ impl Quads {
         self.shape[colour].push(shape);
         self.lambda[colour].push(0.0);
         self.body[colour].push(body as u32);
+        self.material[colour].push([0.0; 2]);
     }
 
     /// Puts (colour, index, particles) of every constraint on particle
@@ -182,37 +168,39 @@ impl Quads {
         self.shape[c].swap_remove(k);
         self.lambda[c].swap_remove(k);
         self.body[c].swap_remove(k);
+        self.material[c].swap_remove(k);
     }
 
-    /// Calls `f(kind, shape, rest, compliance)` for every constraint of
-    /// `body`.
+    /// Calls `f(kind, shape, compliance, material)` for every constraint
+    /// of `body`.
     pub(crate) fn for_each_of(
         &mut self,
         body: usize,
-        mut f: impl FnMut(QuadKind, &[f32; 9], &mut f32, &mut f32),
+        mut f: impl FnMut(QuadKind, &[f32; 9], &mut f32, &mut [f32; 2]),
     ) {
         for c in 0..self.idx.len() {
             for k in 0..self.idx[c].len() {
                 if self.body[c][k] as usize == body {
-                    let (rest, compliance) = (&mut self.rest[c][k], &mut self.compliance[c][k]);
-                    f(self.kind[c][k], &self.shape[c][k], rest, compliance);
+                    let (compliance, material) =
+                        (&mut self.compliance[c][k], &mut self.material[c][k]);
+                    f(self.kind[c][k], &self.shape[c][k], compliance, material);
                 }
             }
         }
     }
 
-    /// (kind, shape, compliance) of every constraint of `body`.
-    pub(crate) fn of_body(&self, body: usize) -> impl Iterator<Item = (QuadKind, &[f32; 9], f32)> {
+    /// (kind, compliance, material) of every constraint of `body`.
+    pub(crate) fn of_body(&self, body: usize) -> impl Iterator<Item = (QuadKind, f32, [f32; 2])> {
         (0..self.idx.len()).flat_map(move |c| {
             (0..self.idx[c].len())
                 .filter(move |&k| self.body[c][k] as usize == body)
-                .map(move |k| (self.kind[c][k], &self.shape[c][k], self.compliance[c][k]))
+                .map(move |k| (self.kind[c][k], self.compliance[c][k], self.material[c][k]))
         })
     }
 
     /// Sets the compliance of every constraint of `body` and `kind`.
     pub fn set_compliance(&mut self, body: usize, kind: QuadKind, compliance: f32) {
-        self.for_each_of(body, |k, _, _, alpha| {
+        self.for_each_of(body, |k, _, alpha, _| {
             if k == kind {
                 *alpha = compliance;
             }
@@ -223,13 +211,14 @@ impl Quads {
     pub fn compliance(&self, body: usize, kind: QuadKind) -> Option<f32> {
         self.of_body(body)
             .find(|&(k, ..)| k == kind)
-            .map(|(.., alpha)| alpha)
+            .map(|(_, alpha, _)| alpha)
     }
 }
 
 /// What a four-particle constraint keeps of its rest shape: its rest
-/// value, its size (m) and, for the neo-Hookean kinds, D_m⁻¹.
-pub(crate) type Rest<'a> = (f32, f32, &'a [f32; 9]);
+/// value, its size (m) and, for a neo-Hookean tetrahedron, D_m⁻¹ and its
+/// material (Lamé μ, shifted λ').
+pub(crate) type Rest<'a> = (f32, f32, &'a [f32; 9], [f32; 2]);
 
 /// The constraint value and gradient of a `kind` constraint on `x`: the
 /// hinge in f32 (see [`super::dihedral`]), the volumes in f64 (a
@@ -239,7 +228,7 @@ pub(crate) type Rest<'a> = (f32, f32, &'a [f32; 9]);
 fn constraint(
     kind: QuadKind,
     x: [Vec3A; 4],
-    (rest, size, shape): Rest,
+    (rest, size, shape, material): Rest,
 ) -> Option<(f32, [Vec3A; 4])> {
     let wide = || x.map(|p| Vec3::from(p).as_dvec3());
     let narrow = |(c, g): (f64, [DVec3; 4])| (c as f32, g.map(|g| g.as_vec3().into()));
@@ -249,8 +238,7 @@ fn constraint(
             a.ok.then(|| (c, a.grad.map(Vec3A::from_array)))
         }
         QuadKind::Volume => super::tetra::constraint(wide(), rest).map(narrow),
-        QuadKind::Deviatoric => super::neo_hookean::deviatoric(wide(), shape, rest).map(narrow),
-        QuadKind::Hydrostatic => Some(narrow(super::neo_hookean::hydrostatic(wide(), shape, rest))),
+        QuadKind::NeoHookean => super::neo_hookean::constraint(wide(), shape, material).map(narrow),
     }
 }
 
@@ -306,11 +294,14 @@ pub(crate) fn damp(
     rest: Rest,
     beta_h: f32,
 ) -> Option<[Vec3A; 4]> {
+    let along = |grad: [Vec3A; 4], v: [Vec3A; 4]| {
+        let rate = grad[0].dot(v[0]) + grad[1].dot(v[1]) + grad[2].dot(v[2]) + grad[3].dot(v[3]);
+        let p = -rate * beta_h / (1.0 + beta_h * weight(w, &grad.map(|g| g.to_array())));
+        p.is_finite()
+            .then(|| std::array::from_fn(|i| grad[i] * (w[i] * p)))
+    };
     let (_, grad) = constraint(kind, x, rest)?;
-    let rate = grad[0].dot(v[0]) + grad[1].dot(v[1]) + grad[2].dot(v[2]) + grad[3].dot(v[3]);
-    let p = -rate * beta_h / (1.0 + beta_h * weight(w, &grad.map(|g| g.to_array())));
-    p.is_finite()
-        .then(|| std::array::from_fn(|i| grad[i] * (w[i] * p)))
+    along(grad, v)
 }
 
 /// One projection of a `kind` constraint on the current positions `x`
@@ -356,7 +347,7 @@ mod tests {
             let v: [Vec3A; 4] =
                 std::array::from_fn(|k| Vec3A::new(rnd(), rnd(), rnd()) * 10.0 * w[k].min(1.0));
             let beta_h = 10f32.powf(6.0 * rnd());
-            let Some(dv) = damp(kind, x, v, w, (0.0, 10.0, &[0.0; 9]), beta_h) else {
+            let Some(dv) = damp(kind, x, v, w, (0.0, 10.0, &[0.0; 9], [0.0; 2]), beta_h) else {
                 continue;
             };
             let ke = |v: [Vec3A; 4]| -> f64 {

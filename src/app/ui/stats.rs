@@ -70,11 +70,12 @@ impl Section for StatsSection {
                         "{} dihedral, {} volume, {} neo-Hookean in {} colours",
                         w.quads.count(QuadKind::Dihedral),
                         w.quads.count(QuadKind::Volume),
-                        w.quads.count(QuadKind::Deviatoric),
+                        w.quads.count(QuadKind::NeoHookean),
                         w.quads.colour_count()
                     ),
                     "four-particle constraints: bending angles between two triangles, \
-                     tetrahedron volumes, neo-Hookean tetrahedra (two constraints each)",
+                     tetrahedron volumes, neo-Hookean tetrahedra (one constraint each, \
+                     on their energy)",
                 );
             }
             if !w.rods().is_empty() {

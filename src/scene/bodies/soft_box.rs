@@ -207,8 +207,7 @@ fn neo_hookean_tetrahedra(
         let Some(shape) = crate::solver::neo_hookean::rest_shape(x) else {
             continue;
         };
-        world.add_shaped_quad(QuadKind::Deviatoric, t, (0.0, shape), 0.0, body);
-        world.add_shaped_quad(QuadKind::Hydrostatic, t, (1.0, shape), 0.0, body);
+        world.add_shaped_quad(QuadKind::NeoHookean, t, (0.0, shape), 0.0, body);
     }
     world.set_neo_hookean(body, e, nu);
 }

@@ -24,6 +24,7 @@ pub(crate) struct RawQuads {
     pub shape: Shared<[f32; 9]>,
     pub compliance: Shared<f32>,
     pub lambda: Shared<f32>,
+    pub material: Shared<[f32; 2]>,
     pub len: usize,
     /// Project hinges in SIMD lanes where the CPU has them (eight with
     /// AVX, four with wasm SIMD; `World::set_simd`; the same bits).
@@ -44,6 +45,7 @@ impl RawQuads {
                 shape: Shared::new(&mut quads.shape[c]),
                 compliance: Shared::new(&mut quads.compliance[c]),
                 lambda: Shared::new(&mut quads.lambda[c]),
+                material: Shared::new(&mut quads.material[c]),
                 simd: true,
             });
         }
@@ -51,6 +53,19 @@ impl RawQuads {
 }
 
 impl RawQuads {
+    /// What constraint `c` keeps of its rest shape.
+    ///
+    /// # Safety
+    /// `c` is in the colour; no other thread writes it.
+    #[inline(always)]
+    unsafe fn rest_of(&self, c: usize) -> crate::quads::Rest<'_> {
+        // SAFETY: the caller's contract.
+        unsafe {
+            let shape = self.shape.get_ref(c);
+            (self.rest.get(c), self.size.get(c), shape, self.material.get(c))
+        }
+    }
+
     /// Projects quad `c` alone (λ reset first when `first`).
     ///
     /// # Safety
@@ -73,10 +88,7 @@ impl RawQuads {
             } else {
                 0.0
             };
-            let kind = self.kind.get(c);
-            let value = kind.rest_in(ctx.xpbd, self.rest.get(c));
-            let rest = (value, self.size.get(c), self.shape.get_ref(c));
-            let moves = project(kind, x, w, rest, alpha_t, ctx.k, lambda);
+            let moves = project(self.kind.get(c), x, w, self.rest_of(c), alpha_t, ctx.k, lambda);
             for (i, m) in idx.into_iter().zip(moves) {
                 *p.delta.at(i) += m.extend(0.0);
             }
@@ -135,8 +147,7 @@ impl Coloured for QuadColours<'_> {
                 let x = idx.map(|i| Vec3A::from(p.pos.get(i)));
                 let v = idx.map(|i| Vec3A::from(p.vel.get(i)));
                 let w = idx.map(|i| p.inv_mass.get(i));
-                let rest = (d.rest.get(c), d.size.get(c), d.shape.get_ref(c));
-                let Some(dv) = damp(d.kind.get(c), x, v, w, rest, beta_h) else {
+                let Some(dv) = damp(d.kind.get(c), x, v, w, d.rest_of(c), beta_h) else {
                     continue;
                 };
                 for k in 0..4 {
