@@ -69,7 +69,10 @@ fn positions_are_bit_identical_for_1_2_and_4_threads() {
         ("curtain", scene_world("curtain.ron")),
         ("cloth_on_sphere", scene_world("cloth_on_sphere.ron")),
         ("tearing (dashpots)", scene_world("tearing.ron")),
-        ("lesson_damping (dashpots)", scene_world("lesson_damping.ron")),
+        (
+            "lesson_damping (dashpots)",
+            scene_world("lesson_damping.ron"),
+        ),
         ("rope_bridge", scene_world("rope_bridge.ron")),
         ("waves", scene_world("waves.ron")),
         ("rope_pile", scene_world("rope_pile.ron")),

@@ -629,7 +629,10 @@ fn a_stiff_or_light_neo_hookean_block_dropped_on_the_ground_comes_to_rest_whole(
         let ke = w.kinetic_energy();
         assert!(ke < 1e-6 * most, "{mass} kg, E {e}: {ke} J at the end");
         let now = w.enclosed_volume(0).unwrap();
-        assert!((now / rest - 1.0).abs() < 0.02, "{mass} kg, E {e}: {now} of {rest} m³");
+        assert!(
+            (now / rest - 1.0).abs() < 0.02,
+            "{mass} kg, E {e}: {now} of {rest} m³"
+        );
     }
 }
 

@@ -89,7 +89,8 @@ impl super::World {
     /// Body `body`'s Young's modulus (Pa) and Poisson's ratio, if it is a
     /// neo-Hookean solid.
     pub fn neo_hookean(&self, body: usize) -> Option<(f32, f32)> {
-        let (.., [mu, lambda]) = (self.quads.of_body(body)).find(|q| q.0 == QuadKind::NeoHookean)?;
+        let (.., [mu, lambda]) =
+            (self.quads.of_body(body)).find(|q| q.0 == QuadKind::NeoHookean)?;
         Some(young_and_poisson(mu, lambda))
     }
 }
@@ -210,7 +211,11 @@ mod tests {
         let (c, _) = constraint(stretched, &shape, material).unwrap();
         let (mu, lambda) = (material[0] as f64, (material[1] - material[0]) as f64);
         let psi = 0.5 * (lambda + 2.0 * mu) * 1e-4;
-        assert!((0.5 * c * c / psi - 1.0).abs() < 0.02, "{} vs {psi}", 0.5 * c * c);
+        assert!(
+            (0.5 * c * c / psi - 1.0).abs() < 0.02,
+            "{} vs {psi}",
+            0.5 * c * c
+        );
     }
 
     #[test]

@@ -62,7 +62,12 @@ impl RawQuads {
         // SAFETY: the caller's contract.
         unsafe {
             let shape = self.shape.get_ref(c);
-            (self.rest.get(c), self.size.get(c), shape, self.material.get(c))
+            (
+                self.rest.get(c),
+                self.size.get(c),
+                shape,
+                self.material.get(c),
+            )
         }
     }
 
@@ -88,7 +93,15 @@ impl RawQuads {
             } else {
                 0.0
             };
-            let moves = project(self.kind.get(c), x, w, self.rest_of(c), alpha_t, ctx.k, lambda);
+            let moves = project(
+                self.kind.get(c),
+                x,
+                w,
+                self.rest_of(c),
+                alpha_t,
+                ctx.k,
+                lambda,
+            );
             for (i, m) in idx.into_iter().zip(moves) {
                 *p.delta.at(i) += m.extend(0.0);
             }
