@@ -446,12 +446,15 @@ fn random_scene(ts: &[(f64, bool)], substeps: u32, iterations: u32, pbd: bool) -
     s
 }
 
+/// A point of every range (its `ts` where not 0: field, t, sign),
+/// substeps, iterations, PBD.
+type Found = (&'static [(usize, f64, bool)], u32, u32, bool);
+
 /// Points of the ranges where the random test once found a NaN, kept
-/// as tests of their own (each case: its `ts` where not 0, substeps,
-/// iterations, PBD). The first: a neo-Hookean soft box of 46 km and
+/// as tests of their own. The first: a neo-Hookean soft box of 46 km and
 /// 4.9 mg, where the paper's two constraints, pulling against each other
 /// at rest, collapsed tetrahedra and blew up (`solver/neo_hookean.rs`).
-const FOUND: [(&[(usize, f64, bool)], u32, u32, bool); 1] = [(
+const FOUND: [Found; 1] = [(
     &[
         (0, 0.9417095913651833, false),
         (1, 0.879732313566578, false),

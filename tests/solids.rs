@@ -619,7 +619,7 @@ fn a_stiff_or_light_neo_hookean_block_dropped_on_the_ground_comes_to_rest_whole(
               colliders: [Ground()])",
         ));
         let rest = w.enclosed_volume(0).unwrap();
-        let most = 1.1 * mass as f64 * 9.81 * 0.85;
+        let most = 1.1 * mass * 9.81 * 0.85;
         for frame in 0..600 {
             w.step();
             let ke = w.kinetic_energy();

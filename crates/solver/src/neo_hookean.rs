@@ -136,7 +136,7 @@ pub(crate) fn constraint(
     let c = (2.0 * psi).sqrt();
     // Ψ is ~δ² for a strain δ, its rounding ~1e-16 of μ: C below 1e-7·√μ
     // is a strain below ~1e-7, what f32 positions hold.
-    if !(c > 1e-7 * (mu + lnh).sqrt()) || !c.is_finite() {
+    if !c.is_finite() || c <= 1e-7 * (mu + lnh).sqrt() {
         return None;
     }
     // ∂Ψ/∂F = μF + λ'(J − γ)·cof F, γ = 1 + μ/λ'.
