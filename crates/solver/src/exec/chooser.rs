@@ -148,13 +148,12 @@ impl Chooser {
     /// The team size for the next frame; `loose` if its phases are pieces.
     ///
     /// Such a frame is not measured and runs on the pool up to the cores:
-    /// no thread waits for one the OS is not running, so a team of two on
-    /// one busy core took 1.06–1.08× one thread's time, and beside two busy
-    /// programs a fixed team of two took 9.6–10.2 ms against one thread's
-    /// 9.7–16.8, while this chooser's one-thread frames (its trials, and
-    /// its choices on a frame time that swings 2× with the OS's placement)
-    /// made the median 14.5–15.9. More threads than cores still lose (four
-    /// on two: 2.0–2.4× two's time) and are not used.
+    /// no thread waits for one the OS is not running, so its worst case is
+    /// known (a team of two on one core took 1.06–1.08× one thread's
+    /// time), while the measurements' one-thread trials took 15–19 of 120
+    /// frames of an idle machine. More threads than cores still lose (four
+    /// on two: 2.0–2.4× two's time) and are not used. See
+    /// docs/performance.md, "A thread the OS is not running".
     pub(super) fn pick(&self, loose: bool) -> usize {
         if loose {
             return self.loose;
