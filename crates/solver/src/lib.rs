@@ -99,8 +99,8 @@ pub fn available_threads() -> usize {
 pub enum ThreadChoice {
     /// As many as the world's size makes worth it, each frame run on the
     /// team size (the pool, the cores, or one) measured fastest lately,
-    /// or on the pool up to the cores where its phases are pieces that
-    /// no thread waits on a late one for (the default; see
+    /// or, where its phases are pieces (no thread waits for a late one),
+    /// on the pool up to the cores (the default; see
     /// [`World::use_suitable_threads`]).
     #[default]
     Auto,

@@ -210,8 +210,8 @@ fn threads_row(ui: &mut egui::Ui, app: &App, asks: &mut Vec<Ask>) {
             .response
             .on_hover_text(
                 "solver threads; results are the same for any count. auto runs each frame \
-                 on the count measured fastest lately (without contacts between bodies: \
-                 one a core); pick 1 when other programs keep the cores busy and the \
+                 on the count measured fastest lately (in a scene of links, hinges and \
+                 dashpots alone: one a core); pick 1 when other programs keep the cores busy and the \
                  window stutters",
             );
         ui.label(format!("{} running", app.world.team_size()));
