@@ -586,7 +586,8 @@ fn a_live_change_of_e_and_nu_hangs_a_block_as_if_it_had_been_built_with_them() {
 
 #[test]
 fn in_pbd_a_neo_hookean_block_keeps_its_rest_shape_when_dropped() {
-    // PBD has no material: ‖F‖ = √3 and det F = 1 hold the rest shape.
+    // PBD has no material: with no compliance the constraint drives each
+    // tetrahedron's energy Ψ to 0, its rest shape.
     let mut w = world(
         "Scene(solver: (method: Pbd, substeps: 20),
           bodies: [SoftBox(center: (0.0, 0.6, 0.0), size: (0.3, 0.3, 0.3), resolution: (3, 3, 3),

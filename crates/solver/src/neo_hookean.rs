@@ -13,7 +13,8 @@
 //! gradient vanishes too. Its J term pushes an inverted tetrahedron (J <
 //! 0) back through zero: the formulation is stable under inversion,
 //! which is its point. The constraint is C = √(2Ψ) with α = 1/V₀: its
-//! XPBD energy ½C²/α is V₀·Ψ.
+//! XPBD energy ½C²/α is V₀·Ψ. PBD, which has no material, has no α and
+//! drives Ψ to 0: the rest shape.
 //!
 //! The paper's own two constraints, ‖F‖ (α = 1/(μV₀)) and J − 1 − μ/λ'
 //! (α = 1/(λ'V₀)), are not zero at rest: they pull against each other

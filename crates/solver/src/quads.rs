@@ -2,8 +2,9 @@
 //!
 //! A kind is a module with one verb, `constraint(x, rest) → (C, ∇C)` on the
 //! four positions: [`super::dihedral`] (C = θ − θ₀, the bending
-//! angle between two triangles) and [`super::tetra`] (C = V − V₀, a
-//! tetrahedron's volume). [`project`] is the XPBD skeleton shared by both:
+//! angle between two triangles), [`super::tetra`] (C = V − V₀, a
+//! tetrahedron's volume) and [`super::neo_hookean`] (C = √(2Ψ), a
+//! tetrahedron's energy). [`project`] is the XPBD skeleton shared by all:
 //!
 //!   Δλ = (−k·C − α̃λ) / (Σ wᵢ|∇ᵢC|² + α̃),   λ += Δλ,   xᵢ += wᵢ·Δλ·∇ᵢC
 //!

@@ -73,27 +73,31 @@ pub(crate) struct Frame<'a> {
 }
 
 impl Frame<'_> {
-    /// With nothing between one substep's step 5 and the next one's step
-    /// 1 (no damping, no air on faces, no pass with state of its own),
-    /// each particle is finished and predicted in one sweep: the same
-    /// operations on each particle in the same order, one pass over the
-    /// particles' memory fewer.
-    fn fused(&self) -> bool {
-        self.aero.is_none()
-            && self.settings.damping <= 0.0
-            && !self.passes.iter().any(|k| k.active())
+    /// Whether the frame has neither air on faces nor a pass with work
+    /// (gas, tethers, rods, rigid bodies): between the particles' sweeps
+    /// there are only colours and the hand.
+    fn colours_only(&self) -> bool {
+        self.aero.is_none() && !self.passes.iter().any(|k| k.active())
     }
 
-    /// Whether every phase is particles, a colour or the hand (no
-    /// contacts between bodies), so that a phase is pieces any thread may
-    /// take (`Team::pieces`): it ends when its pieces are done, so a
-    /// thread the OS is not running holds up no barrier. The browser's
-    /// build runs one thread, and is smaller without a second copy of the
-    /// substep (the same bits either way).
+    /// With nothing between one substep's step 5 and the next one's step
+    /// 1 ([`Frame::colours_only`] and no dashpots), each particle is
+    /// finished and predicted in one sweep: the same operations on each
+    /// particle in the same order, one pass over the particles' memory
+    /// fewer.
+    fn fused(&self) -> bool {
+        self.colours_only() && self.settings.damping <= 0.0
+    }
+
+    /// Whether every phase is particles, a colour or the hand
+    /// ([`Frame::colours_only`], no contacts between bodies), so that a
+    /// phase is pieces any thread may take (`Team::pieces`): it ends when
+    /// its pieces are done, so a thread the OS is not running holds up no
+    /// barrier. The browser's build runs one thread, and is smaller
+    /// without a second copy of the substep (the same bits either way).
     pub fn loose(&self) -> bool {
         !cfg!(target_family = "wasm")
-            && self.aero.is_none()
-            && !self.passes.iter().any(|k| k.active())
+            && self.colours_only()
             && self.contacts.is_none()
             && self.sheets.is_none()
     }
