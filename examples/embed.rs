@@ -5,7 +5,7 @@
 use catenary::scene::{self, BodyDef, RopeDef, Scene};
 use std::path::Path;
 
-fn main() -> Result<(), scene::SceneErrors> {
+pub fn main() -> Result<(), scene::SceneErrors> {
     // A soft chain hung from its top particle, built from Rust.
     let mut from_rust = Scene::new("soft chain");
     let mut chain = RopeDef::new([0.0, 2.0, 0.0], [0.0, 1.0, 0.0], 20);

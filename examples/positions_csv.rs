@@ -4,15 +4,23 @@
 //! The file is written through a temp file and renamed, as the app does.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args_os().skip(1).map(PathBuf::from);
     let (Some(scene), Some(out)) = (args.next(), args.next()) else {
         return Err("usage: positions_csv SCENE.ron OUT.csv".into());
     };
-    let mut world = catenary::scene::load(&scene)?.build();
-    let mut file = catenary::scene::TempFile::create(&out)?;
+    let particles = write(&scene, &out)?;
+    println!("{}: {particles} particles, 13 frames", out.display());
+    Ok(())
+}
+
+/// Steps `scene` for two seconds and writes every tenth frame's positions
+/// to `out`; returns how many particles it has.
+pub fn write(scene: &Path, out: &Path) -> Result<usize, Box<dyn std::error::Error>> {
+    let mut world = catenary::scene::load(scene)?.build();
+    let mut file = catenary::scene::TempFile::create(out)?;
     writeln!(file, "frame,particle,x,y,z")?;
     for frame in 0..=120 {
         if frame % 10 == 0 {
@@ -23,10 +31,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         world.step();
     }
     file.commit()?;
-    println!(
-        "{}: {} particles, 13 frames",
-        out.display(),
-        world.particles.len()
-    );
-    Ok(())
+    Ok(world.particles.len())
 }
