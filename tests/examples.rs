@@ -3,6 +3,9 @@
 //! profile, so CI does not build the library a second time (in the dev
 //! profile) to run them.
 
+mod common;
+
+use common::TempDir;
 use std::path::Path;
 
 #[path = "../examples/embed.rs"]
@@ -18,12 +21,10 @@ fn the_embed_example_builds_and_steps_its_worlds() {
 
 #[test]
 fn the_positions_csv_example_writes_13_frames_of_every_particle() {
-    let dir = std::env::temp_dir().join(format!("catenary-example-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("example");
     let out = dir.join("positions.csv");
     let particles = positions_csv::write(Path::new("scenes/pendulum.ron"), &out).unwrap();
     let text = std::fs::read_to_string(&out).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("frame,particle,x,y,z"));
     let rows: Vec<Vec<f32>> = lines
