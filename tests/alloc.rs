@@ -1,9 +1,11 @@
 //! `World::step` allocates nothing once warm (DESIGN §6), sequential or
-//! parallel, with collisions, drivers, tearing and a held particle.
+//! parallel, with collisions, drivers, tearing and a held particle, and
+//! while the threads' shares of a core are measured.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 struct Counting;
 
@@ -76,4 +78,25 @@ fn stepping_allocates_nothing_after_warm_up() {
             );
         }
     }
+    // Frames of pieces choose their team by the threads' shares of a
+    // core, read from the OS every 0.1 s (exec/share.rs): several such
+    // readings, in the same test (the count is global).
+    let mut w = catenary::scene::bench_cloth(32, 20).unwrap().build();
+    w.set_threads(2);
+    for _ in 0..3 {
+        w.step();
+    }
+    let (before, start) = (ALLOCATIONS.load(Ordering::SeqCst), Instant::now());
+    let mut frames = 0;
+    while start.elapsed() < Duration::from_millis(500) || frames < 30 {
+        w.step();
+        frames += 1;
+    }
+    let after = ALLOCATIONS.load(Ordering::SeqCst);
+    assert_eq!(
+        after - before,
+        0,
+        "bench cloth, 2 threads: {} allocations in {frames} steps over 0.5 s",
+        after - before
+    );
 }

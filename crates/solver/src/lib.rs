@@ -100,8 +100,9 @@ pub enum ThreadChoice {
     /// As many as the world's size makes worth it, each frame run on the
     /// team size (the pool, the cores, or one) measured fastest lately,
     /// or, where its phases are pieces (no thread waits for a late one),
-    /// on the pool up to the cores (the default; see
-    /// [`World::use_suitable_threads`]).
+    /// on the pool up to the cores or on one, by the share of a core the
+    /// OS gives each thread (Linux; elsewhere up to the cores) — the
+    /// default; see [`World::use_suitable_threads`].
     #[default]
     Auto,
     /// Exactly this many on every frame (1 = sequential; always 1 in the
@@ -723,7 +724,9 @@ impl World {
     /// depend on it: they are bit-identical for any count.
     /// Each frame then runs on these, on as many as the machine has cores,
     /// or on one, whichever was fastest lately; a frame with nothing but
-    /// particles, colours and the hand on these up to the cores.
+    /// particles, colours and the hand on these up to the cores, or on
+    /// one where the share of a core the OS gives each thread says one
+    /// is faster (on Linux, which counts it).
     pub fn set_threads(&mut self, threads: usize) {
         self.pool = Threads((threads > 1).then(|| exec::Pool::new(threads, false)));
     }

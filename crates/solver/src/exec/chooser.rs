@@ -7,8 +7,10 @@
 //! OS is not running and one thread wins (two took 1.7× as long); four
 //! threads on two cores lose to two.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
+
+use super::share::{Clock, Shares};
 
 /// How often, at most, a frame tries a team size other than the fastest
 /// lately.
@@ -87,14 +89,18 @@ const CHANGED: f64 = 1.5;
 /// chosen size's frames cost [`CHANGED`] times more or less than at the
 /// last trial, and [`FIRST_TRIAL_AFTER`] frames after a new choice.
 ///
-/// A frame whose phases are pieces (`Team::pieces`) is not measured: it
-/// runs on the pool, up to one thread a core ([`Chooser::pick`]).
+/// A frame whose phases are pieces (`Team::pieces`) is not timed: it
+/// runs on the pool up to one thread a core, or on one thread where the
+/// OS's counts of each thread's share of a core say one is faster
+/// ([`Shares`], [`Chooser::pick`]).
 #[derive(Debug)]
 pub(super) struct Chooser {
     state: Mutex<State>,
     /// The team of a frame of pieces: the pool, no more than the cores
-    /// (or the whole pool when fixed).
+    /// (or the whole pool when fixed) — or one thread, as [`Shares`]
+    /// chooses where the OS counts each thread's share of a core.
     loose: usize,
+    shares: Option<Shares>,
 }
 
 impl Chooser {
@@ -127,6 +133,9 @@ impl Chooser {
                 reference: (0, 0.0),
             }),
             loose,
+            shares: (!fixed && loose > 1)
+                .then(|| Shares::new(loose, threads))
+                .flatten(),
         }
     }
 
@@ -145,18 +154,20 @@ impl Chooser {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).last
     }
 
-    /// The team size for the next frame; `loose` if its phases are pieces.
+    /// The team size for the next frame.
     ///
-    /// Such a frame is not measured and runs on the pool up to the cores:
-    /// no thread waits for one the OS is not running, so its worst case is
-    /// known (a team of two on one core took 1.06–1.08× one thread's
-    /// time), while the measurements' one-thread trials took 15–19 of 120
-    /// frames of an idle machine. More threads than cores still lose (four
+    /// A frame of pieces is not timed. It runs on the pool up to the
+    /// cores, where no thread waits for one the OS is not running (a team
+    /// of two on one core took 1.06–1.08× one thread's time), or on one
+    /// thread when the threads' shares of a core say so ([`Shares`]):
+    /// timed, the measurements' one-thread trials took 15–19 of 120 frames
+    /// of an idle machine, and their frame times swing 2× with the OS's
+    /// placement on a busy one. More threads than cores still lose (four
     /// on two: 2.0–2.4× two's time) and are not used. See
     /// docs/performance.md, "A thread the OS is not running".
     pub(super) fn pick(&self, loose: bool) -> usize {
         if loose {
-            return self.loose;
+            return self.shares.as_ref().map_or(self.loose, Shares::pick);
         }
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let st = &mut *guard;
@@ -207,8 +218,18 @@ impl Chooser {
     }
 
     /// Records that a frame on `size` threads took `elapsed` (`loose`: a
-    /// frame of pieces, only its size is kept).
-    pub(super) fn took(&self, size: usize, loose: bool, elapsed: Duration) {
+    /// frame of pieces, measured by [`Shares`] with the workers' clocks,
+    /// `workers[i]` thread i + 1's).
+    pub(super) fn took(
+        &self,
+        size: usize,
+        loose: bool,
+        elapsed: Duration,
+        workers: &[OnceLock<Clock>],
+    ) {
+        if let (true, Some(shares)) = (loose, &self.shares) {
+            shares.took(size, workers);
+        }
         let mut guard = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let st = &mut *guard;
         if loose {
@@ -258,7 +279,7 @@ mod tests {
             for _ in 0..frames {
                 let size = chooser.pick(false);
                 on_two += usize::from(size == 2);
-                chooser.took(size, false, ms(if size == 2 { two } else { one }));
+                chooser.took(size, false, ms(if size == 2 { two } else { one }), &[]);
             }
             on_two
         };
@@ -293,7 +314,7 @@ mod tests {
                 _ => 1.16,
             };
             two_frames += usize::from(size == 2);
-            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3));
+            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3), &[]);
         }
         // With trials every TRIAL_EVERY frames from the start, 25 of 60.
         let on_two = sizes.iter().filter(|&&s| s == 2).count();
@@ -321,7 +342,7 @@ mod tests {
             sizes.push(size);
             let (two, one) = phase(frame);
             let ms = if size == 2 { two } else { one };
-            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3));
+            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3), &[]);
         }
         // At rest, one thread only for the trials: two frames of every
         // TRIAL_EVERY, and those until the lighter load is noticed.
@@ -349,7 +370,7 @@ mod tests {
                 (5.0, 8.0)
             };
             let ms = if size == 2 { two } else { one };
-            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3));
+            chooser.took(size, false, Duration::from_secs_f64(ms * 1e-3), &[]);
         }
         // Within a few frames, not at the next of the trials 32 frames
         // apart (two threads' samples are all from the heavy scene).
@@ -366,7 +387,7 @@ mod tests {
         for _ in 0..3 * TRIAL_EVERY {
             let size = chooser.pick(true);
             assert_eq!(size, cores.min(4));
-            chooser.took(size, true, Duration::from_millis(50));
+            chooser.took(size, true, Duration::from_millis(50), &[]);
             assert_eq!(chooser.last(), size);
         }
         // Measured frames start where they would have: every size first.
@@ -387,7 +408,7 @@ mod tests {
         for _ in 0..3 * TRIAL_EVERY {
             let size = chooser.pick(false);
             assert_eq!(size, 2);
-            chooser.took(size, false, Duration::from_millis(50));
+            chooser.took(size, false, Duration::from_millis(50), &[]);
         }
         assert_eq!(chooser.last(), 2);
     }

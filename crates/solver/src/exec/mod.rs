@@ -58,6 +58,7 @@ mod pool;
 mod quads;
 mod rigid;
 mod rods;
+mod share;
 mod shared;
 #[cfg(target_arch = "x86_64")]
 #[macro_use]

@@ -13,9 +13,11 @@
 //! spinning on would take the core from it — with one core free, two
 //! spinning threads took 2.2× as long as one. With more threads than
 //! cores, waiters sleep at once. Idle workers park. Whether a team is
-//! worth it at all is measured frame by frame ([`Pool::run_or_alone`]),
-//! except for a frame of pieces (below), which runs on the pool up to
-//! one thread a core.
+//! worth it at all is measured frame by frame ([`Pool::run_or_alone`]):
+//! by frame times, except for a frame of pieces (below), which runs on
+//! the pool up to one thread a core, or on one thread where the OS's
+//! counts of each thread's share of a core say one is faster
+//! (`exec/share.rs`).
 //!
 //! [`Team::pieces`] is a phase that ends when its work is done rather
 //! than when every thread arrives: any thread may take any piece, so a
@@ -32,10 +34,11 @@ use std::cell::Cell;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 use super::chooser::Chooser;
+use super::share::Clock;
 
 /// How long a waiting thread spins before it sleeps: far longer than a
 /// barrier between balanced shares takes (~0.5–20 µs), far shorter than
@@ -83,6 +86,9 @@ struct Shared {
     slots: Box<[Padded<AtomicU64>]>,
     /// Pieces of the job's [`Team::pieces`] phases done so far.
     done: Padded<AtomicU64>,
+    /// Each worker's scheduler counts (`clocks[i]`: thread i + 1's), set
+    /// once it has started; read by the caller to choose a team size.
+    clocks: Box<[OnceLock<Clock>]>,
 }
 
 /// A value on cache lines of its own (128 bytes: adjacent-line prefetch
@@ -477,6 +483,7 @@ impl Pool {
                 .collect(),
             slots: (0..threads).map(|_| Padded::default()).collect(),
             done: Padded::default(),
+            clocks: (1..threads).map(|_| OnceLock::new()).collect(),
         });
         let workers = (1..threads)
             .map(|index| {
@@ -534,7 +541,7 @@ impl Pool {
         } else {
             self.run_on(size, job);
         }
-        self.chooser.took(size, loose, start.elapsed());
+        (self.chooser).took(size, loose, start.elapsed(), &self.shared.clocks);
     }
 
     /// Runs `job` on the first `size` threads (2 ≤ size ≤ the pool's)
@@ -583,6 +590,7 @@ impl Pool {
 }
 
 fn worker(s: &Shared, index: usize) {
+    let _ = s.clocks[index - 1].set(Clock::this_thread());
     let mut seen = 0;
     loop {
         let mut spins = 0u32;
