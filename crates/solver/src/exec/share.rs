@@ -89,6 +89,7 @@ impl Clock {
 }
 
 /// `/proc/…/schedstat`: "ran waited timeslices\n".
+#[cfg(any(target_os = "linux", test))]
 fn parse(text: &[u8]) -> Option<Counts> {
     let mut words = std::str::from_utf8(text).ok()?.split_ascii_whitespace();
     let mut next = || words.next()?.parse::<u64>().ok();
