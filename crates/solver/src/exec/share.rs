@@ -10,9 +10,10 @@
 //! runnable on a queue waiting for one), so the estimate needs no frame
 //! times, which swing 2× with the OS's placement on a busy machine.
 //! Beside two busy programs on two cores, one thread alone got 0.63–0.77
-//! of a core in some runs and a whole core in others, while each of two
-//! threads got 0.50: two then win in the first case and lose in the
-//! second, and only these counts tell the cases apart.
+//! of a core here, while each of two threads got 0.50, and two threads
+//! won; where the OS gives one thread a core of its own (another machine
+//! did so in four of five runs; here, with both programs pinned to one
+//! core) one thread wins. Only these counts tell the cases apart.
 
 use std::fs::File;
 use std::sync::{Mutex, OnceLock};
@@ -32,9 +33,11 @@ pub(super) const TEAM_EFFICIENCY: f64 = 0.85;
 const WINDOW: f64 = 0.1;
 
 /// The first gap (s) before a trial of the size not chosen; it doubles
-/// after each trial that loses, up to [`LONGEST_GAP`]. Each trial that
-/// lost cost one window on the slower size: beside two busy loops, with
-/// gaps of at most 2 s, 36–48 of 400 frames (0.1 of a run's time).
+/// after each trial that loses, up to [`LONGEST_GAP`]. A trial that
+/// loses costs a window on the slower size and the frames that wake and
+/// leave threads: beside two busy loops 21–95 of 400 frames of
+/// `bench --size 128 --threads 2` ran on one thread, most in the first
+/// seconds, when the gaps are short.
 const FIRST_GAP: f64 = 0.5;
 const LONGEST_GAP: f64 = 4.0;
 
