@@ -336,6 +336,16 @@ mod tests {
         sizes
     }
 
+    /// At most an eighth of `sizes` are `size` (its trials).
+    fn rarely(sizes: &[usize], size: usize) {
+        let n = sizes.iter().filter(|&&s| s == size).count();
+        assert!(
+            n * 8 <= sizes.len(),
+            "{n} on {size} of {}: {sizes:?}",
+            sizes.len()
+        );
+    }
+
     #[test]
     fn two_idle_cores_run_two_threads_without_trials() {
         let mut choice = ShareChoice::new(2);
@@ -352,19 +362,14 @@ mod tests {
             1 => 1.0,
             _ => 2.0 * 0.5,
         });
-        let on_two = sizes.iter().filter(|&&s| s == 2).count();
         // Trials of two come at most every LONGEST_GAP once they lose.
-        assert!(
-            on_two * 8 <= sizes.len(),
-            "{on_two} of {}: {sizes:?}",
-            sizes.len()
-        );
+        rarely(&sizes, 2);
         // The machine gets idle: two threads again within a trial's gap.
         let sizes = run(&mut choice, 20.0, 10.0, |size| size as f64);
-        let late = sizes
+        let mut late = sizes
             .iter()
             .skip(((LONGEST_GAP + WINDOW) / WINDOW).ceil() as usize + 1);
-        assert!(late.clone().all(|&s| s == 2), "{sizes:?}");
+        assert!(late.all(|&s| s == 2), "{sizes:?}");
     }
 
     #[test]
@@ -376,13 +381,8 @@ mod tests {
             1 => 0.67,
             _ => 2.0 * 0.5,
         });
-        let on_one = sizes.iter().filter(|&&s| s == 1).count();
         // One trial of one thread after each gap, the gaps doubling.
-        assert!(
-            on_one * 8 <= sizes.len(),
-            "{on_one} of {}: {sizes:?}",
-            sizes.len()
-        );
+        rarely(&sizes, 1);
     }
 
     #[test]
@@ -411,18 +411,11 @@ mod tests {
 
     #[test]
     fn one_core_runs_one_thread() {
-        // `taskset -c 0`: two threads share the core, one has it whole.
+        // `taskset -c 0`: two threads share the core (0.5 each), one has
+        // it whole: a core's worth either way.
         let mut choice = ShareChoice::new(2);
-        let sizes = run(&mut choice, 0.0, 20.0, |size| match size {
-            1 => 1.0,
-            _ => 1.0,
-        });
-        let on_two = sizes.iter().filter(|&&s| s == 2).count();
-        assert!(
-            on_two * 8 <= sizes.len(),
-            "{on_two} of {}: {sizes:?}",
-            sizes.len()
-        );
+        let sizes = run(&mut choice, 0.0, 20.0, |_| 1.0);
+        rarely(&sizes, 2);
     }
 
     #[test]
