@@ -56,11 +56,14 @@ pub(super) struct Counts {
 impl Counts {
     /// The share of the time between `self` and `later` that the thread
     /// could run in which it ran, or None if it could run for less than
-    /// a hundredth of `span` (ns) — asleep, or another thread's counts.
+    /// a hundredth of `span` (ns) and less than 1 ms — asleep, or another
+    /// thread's counts. (A window that spans a pause of the window's
+    /// stepping holds one frame's work: 1 ms of it counts.)
     fn share_until(self, later: Counts, span: u64) -> Option<f64> {
         let ran = later.ran.checked_sub(self.ran)?;
         let runnable = ran + later.waited.checked_sub(self.waited)?;
-        (runnable * 100 >= span).then(|| ran as f64 / runnable as f64)
+        let enough = (span / 100).min(1_000_000);
+        (runnable > 0 && runnable >= enough).then(|| ran as f64 / runnable as f64)
     }
 }
 
@@ -302,6 +305,15 @@ mod tests {
             })
         );
         assert_eq!(parse(b"12"), None);
+        // A worker that ran 5 ms of a minute (the window spanned a pause)
+        // counts; one that ran 50 µs of 0.1 s does not.
+        let at = |ran, waited| Counts { ran, waited };
+        let minute = 60_000_000_000;
+        assert_eq!(
+            at(0, 0).share_until(at(4_000_000, 1_000_000), minute),
+            Some(0.8)
+        );
+        assert_eq!(at(0, 0).share_until(at(50_000, 0), 100_000_000), None);
         #[cfg(target_os = "linux")]
         {
             // Spinning, the thread's time on a core grows (by its CPU
