@@ -35,21 +35,51 @@ const SAMPLES: usize = 8;
 /// Frames measured on each team size before the choice starts.
 const FIRST_SAMPLES: usize = 2;
 
-/// One team size and its last frame times.
-#[derive(Debug)]
-struct Measured {
-    size: usize,
-    /// Frame times (s), a ring of the last [`SAMPLES`].
-    times: [f64; SAMPLES],
-    /// Frames recorded.
+/// The last `N` values recorded (a ring), and how many were in all.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Recent<const N: usize> {
+    values: [f64; N],
     count: usize,
 }
 
-impl Measured {
-    fn mean(&self) -> f64 {
-        let n = self.count.min(SAMPLES);
-        self.times[..n].iter().sum::<f64>() / n as f64
+impl<const N: usize> Default for Recent<N> {
+    fn default() -> Self {
+        Self {
+            values: [f64::NAN; N],
+            count: 0,
+        }
     }
+}
+
+impl<const N: usize> Recent<N> {
+    pub fn push(&mut self, v: f64) {
+        self.values[self.count % N] = v;
+        self.count += 1;
+    }
+
+    /// Records `v` in place of every value kept (they are stale).
+    pub fn refill(&mut self, v: f64) {
+        self.values = [v; N];
+        self.count += 1;
+    }
+
+    /// Values recorded in all.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The mean of the values kept; NaN before the first.
+    pub fn mean(&self) -> f64 {
+        let n = self.count.min(N);
+        self.values[..n].iter().sum::<f64>() / n as f64
+    }
+}
+
+/// One team size and its last frame times (s).
+#[derive(Debug)]
+struct Measured {
+    size: usize,
+    times: Recent<SAMPLES>,
 }
 
 #[derive(Debug)]
@@ -117,8 +147,7 @@ impl Chooser {
         let sizes = (sizes.into_iter())
             .map(|size| Measured {
                 size,
-                times: [f64::INFINITY; SAMPLES],
-                count: 0,
+                times: Recent::default(),
             })
             .collect();
         Self {
@@ -174,11 +203,16 @@ impl Chooser {
         st.frame += 1;
         // The first frames measure every size FIRST_SAMPLES times, largest
         // first (the very first frames are not measured, see `took`).
-        if let Some(m) = st.sizes.iter().find(|m| m.count < FIRST_SAMPLES) {
+        if let Some(m) = st.sizes.iter().find(|m| m.times.count() < FIRST_SAMPLES) {
             return m.size;
         }
         let best = (0..st.sizes.len())
-            .min_by(|&a, &b| st.sizes[a].mean().total_cmp(&st.sizes[b].mean()))
+            .min_by(|&a, &b| {
+                st.sizes[a]
+                    .times
+                    .mean()
+                    .total_cmp(&st.sizes[b].times.mean())
+            })
             .unwrap_or(0);
         if st.sizes.len() == 1 {
             return st.sizes[0].size;
@@ -186,7 +220,7 @@ impl Chooser {
         if st.next_trial == 0 {
             st.next_trial = st.frame + st.gap;
         }
-        let (size, mean) = (st.sizes[best].size, st.sizes[best].mean());
+        let (size, mean) = (st.sizes[best].size, st.sizes[best].times.mean());
         let moved = mean > CHANGED * st.reference.1 || CHANGED * mean < st.reference.1;
         if size != st.reference.0 {
             // A new choice: the size it left is tried again soon, in case
@@ -252,14 +286,13 @@ impl Chooser {
         let fresh = std::mem::take(&mut st.fresh);
         if let Some(m) = st.sizes.iter_mut().find(|m| m.size == size) {
             let t = elapsed.as_secs_f64();
-            if fresh && m.count >= FIRST_SAMPLES {
+            if fresh && m.times.count() >= FIRST_SAMPLES {
                 // A trial (or a change back): the old times are stale; if
                 // this one beats the others it is chosen from the next frame.
-                m.times = [t; SAMPLES];
+                m.times.refill(t);
             } else {
-                m.times[m.count % SAMPLES] = t;
+                m.times.push(t);
             }
-            m.count += 1;
         }
     }
 }
@@ -401,7 +434,7 @@ mod tests {
         assert_eq!(first, 4, "measured frames start on the pool");
         let state = chooser.state.lock().unwrap();
         assert_eq!(state.frame, 1);
-        assert!(state.sizes.iter().all(|m| m.count == 0));
+        assert!(state.sizes.iter().all(|m| m.times.count() == 0));
     }
 
     #[test]

@@ -19,6 +19,8 @@ use std::fs::File;
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
+use super::chooser::Recent;
+
 /// What a thread of a team gets through per core it is given, against one
 /// thread alone: `bench --size 128` on two idle cores took 4.98 ms on two
 /// threads and 8.65 on one in the quietest of three alternated pairs
@@ -114,7 +116,7 @@ pub(super) struct ShareChoice {
     size: usize,
     /// The last measurements' speeds of one thread and of `big` (cores'
     /// worth of one thread's work).
-    speed: [Recent; 2],
+    speed: [Recent<RECENT>; 2],
     /// Whether the measurement under way is a trial, when the next trial
     /// may start (s), the gap after it, and the chosen size's speed when
     /// the last trial ended.
@@ -184,31 +186,11 @@ impl ShareChoice {
     }
 }
 
-/// The speeds of a size's last [`RECENT`] measurements.
-#[derive(Clone, Copy, Debug, Default)]
-struct Recent {
-    speeds: [f64; RECENT],
-    count: usize,
-}
-
 /// Measurements a size's speed is the mean of: one thread beside two busy
 /// loops got either about half a core or nearly all of one in a window
 /// (the OS moves threads between its run queues less often), 0.7 over
 /// seconds, so one window that caught a whole core must not decide.
 const RECENT: usize = 4;
-
-impl Recent {
-    fn push(&mut self, speed: f64) {
-        self.speeds[self.count % RECENT] = speed;
-        self.count += 1;
-    }
-
-    /// NaN before the first.
-    fn mean(&self) -> f64 {
-        let n = self.count.min(RECENT);
-        self.speeds[..n].iter().sum::<f64>() / n as f64
-    }
-}
 
 /// What [`Shares`] keeps between frames.
 #[derive(Debug)]
