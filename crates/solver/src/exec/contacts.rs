@@ -243,9 +243,11 @@ impl RawSheets {
         // the barrier below); each thread writes only the pieces it took
         // (`Team::chunks`: each piece goes to one thread) of the
         // triangles' shapes and farthest corners (in lanes, whole groups
-        // within its piece), then of the probes (their results and
-        // candidate slots); thread 0 alone builds the hash and notes whether
-        // a probe searches it while the others wait at a barrier; each
+        // within its piece; or of the farthest corners, then after a
+        // barrier of the listed triangles' shapes, each listed once), then
+        // of the probes (their results and candidate slots); thread 0
+        // alone builds and sorts the hash and notes whether a probe
+        // searches it while the others wait at a barrier; each
         // thread adds corners' moves only into the
         // `gathered` slots of its own share of the particles, after the
         // barrier that ends the probes.
@@ -255,23 +257,57 @@ impl RawSheets {
             let from = |i: usize| prev[i].truncate();
             let x = |i: usize| (prev[i] + delta[i]).truncate();
             team.sync();
+            // While the lists hold few of the triangles, only their
+            // shapes are found, once the lists are known to still hold;
+            // every triangle's `far` (the hash's cells) first.
+            let sparse = self.all.get_ref(0).sparse();
             let measured = {
                 let all = self.all.get_ref(0);
-                team.chunks(self.shapes.len(), CHUNK, |mine| {
-                    for t in self.shapes_in_lanes(all, mine.clone(), p)..mine.end {
-                        let out = (self.shapes.at(t), self.far.at(t));
-                        all.shape(t, out, (from, x), radius);
+                team.chunks(self.shapes.len(), CHUNK, |mine| match sparse {
+                    true => {
+                        for t in self.fars_in_lanes(all, mine.clone(), p)..mine.end {
+                            self.far.set(t, all.far_of(t, x));
+                        }
                     }
+                    false => self.shapes_of(all, mine, p),
                 });
                 all.cached
                     .measure(team.share(all.cached.tracked()), (from, x))
             };
-            // Every shape set and every share measured (a barrier).
+            // Every shape (or far) set and every share measured (a barrier).
             let measured = team.max_all(measured);
             if team.index == 0 {
-                self.all.at(0).build(measured, from);
+                let sheets = self.all.at(0);
+                if sheets.build(measured, from) && !sparse {
+                    sheets.sort();
+                }
             }
             team.sync();
+            if sparse {
+                let all = self.all.get_ref(0);
+                if all.walked {
+                    team.chunks(self.shapes.len(), CHUNK, |mine| {
+                        self.shapes_of(all, mine, p)
+                    });
+                } else {
+                    let needed = all.cached.needed();
+                    team.chunks(needed.len(), CHUNK, |mine| {
+                        for &t in &needed[mine] {
+                            let t = t as usize;
+                            let out = (self.shapes.at(t), self.far.at(t));
+                            all.shape(t, out, (from, x), radius);
+                        }
+                    });
+                }
+                team.sync();
+                if all.walked {
+                    if team.index == 0 {
+                        // The others wait at the barrier below.
+                        self.all.at(0).sort();
+                    }
+                    team.sync();
+                }
+            }
             let all = self.all.get_ref(0);
             let regather = all.cached.anchors.regather;
             team.chunks(self.push.len(), CHUNK, |mine| {
@@ -317,6 +353,46 @@ impl RawSheets {
             }
             team.sync();
         }
+    }
+
+    /// The shapes of triangles `range` (in lanes as far as whole groups
+    /// go, then alone) and their `far`.
+    ///
+    /// # Safety
+    /// As for the shapes in [`RawSheets::find`]: `range` is this thread's
+    /// piece of the triangles.
+    unsafe fn shapes_of(self, all: &Sheets, range: Range<usize>, p: RawParticles) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            let (prev, delta) = (p.prev.slice(), p.delta.slice());
+            let from = |i: usize| prev[i].truncate();
+            let x = |i: usize| (prev[i] + delta[i]).truncate();
+            for t in self.shapes_in_lanes(all, range.clone(), p)..range.end {
+                let out = (self.shapes.at(t), self.far.at(t));
+                all.shape(t, out, (from, x), p.radius.slice());
+            }
+        }
+    }
+
+    /// [`RawSheets::shapes_in_lanes`] for `far` alone.
+    ///
+    /// # Safety
+    /// As for [`RawSheets::shapes_in_lanes`].
+    #[allow(unused_variables)]
+    unsafe fn fars_in_lanes(self, all: &Sheets, range: Range<usize>, p: RawParticles) -> usize {
+        if !(self.simd && lanes()) {
+            return range.start;
+        }
+        let particles = (p.prev.ptr().cast_const(), p.delta.ptr().cast_const());
+        // Both: as for `shapes_in_lanes`, for `far` alone.
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as said above.
+        return unsafe { super::simd::fars8(all.triangles(), range, particles, self.far.ptr()) };
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // SAFETY: as said above.
+        return unsafe { super::simd128::fars4(all.triangles(), range, particles, self.far.ptr()) };
+        #[allow(unreachable_code)]
+        range.start
     }
 
     /// The whole shapes of triangles `range` as far as whole groups of

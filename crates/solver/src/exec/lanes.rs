@@ -22,7 +22,7 @@ use super::quads::RawQuads;
 use crate::dihedral;
 use crate::real::Real;
 use crate::sheets::Shape;
-use crate::sheets::shape::{SHAPE_COLUMNS, columns};
+use crate::sheets::shape::{SHAPE_COLUMNS, columns, mid_far};
 
 /// A register of `N` f32 lanes.
 pub(crate) trait Lanes:
@@ -247,6 +247,68 @@ pub(crate) unsafe fn shapes_lanes<L: Lanes + Real>(
     t
 }
 
+/// Triangles `range` of `tri`, `L::N` at a time as far as whole groups
+/// go: each one's farthest corner from its centroid into `far[t]`, with
+/// the bits of [`crate::sheets::Sheets::far_of`]; returns where the rest
+/// begins.
+///
+/// # Safety
+/// As for [`shapes_lanes`], for `far` alone.
+#[inline(always)]
+pub(crate) unsafe fn fars_lanes<L: Lanes + Real>(
+    tri: &[[u32; 3]],
+    range: std::ops::Range<usize>,
+    (prev, delta): (*const Vec4, *const Vec4),
+    far: *mut f32,
+) -> usize {
+    let mut t = range.start;
+    while t + L::N <= range.end {
+        // SAFETY: the caller's contract for triangles t..t + N.
+        unsafe {
+            let (_, now) = corners_lanes::<L>(tri, t, (prev, delta));
+            mid_far(now).1.store(far.add(t));
+        }
+        t += L::N;
+    }
+    t
+}
+
+/// Triangles `t .. t + L::N` of `tri`, one per lane: their corners'
+/// positions at the start of the substep (`prev`, with w the inverse
+/// mass) and now (`prev` + `delta`).
+///
+/// # Safety
+/// `t + L::N <= tri.len()`, and every corner of those triangles indexes
+/// `prev` and `delta`.
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+unsafe fn corners_lanes<L: Lanes + Real>(
+    tri: &[[u32; 3]],
+    t: usize,
+    (prev, delta): (*const Vec4, *const Vec4),
+) -> ([[L; 3]; 3], [[L; 3]; 3]) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let mut idx = [[0usize; 16]; 3];
+        for (j, ids) in tri[t..t + L::N].iter().enumerate() {
+            for k in 0..3 {
+                idx[k][j] = ids[k] as usize;
+            }
+        }
+        let zero = <L as Lanes>::splat(0.0);
+        let (mut was, mut now) = ([[zero; 3]; 3], [[zero; 3]; 3]);
+        for k in 0..3 {
+            let p = L::gather(prev, &idx[k][..L::N]);
+            let d = L::gather(delta, &idx[k][..L::N]);
+            for a in 0..3 {
+                was[k][a] = p[a];
+                now[k][a] = p[a] + d[a];
+            }
+        }
+        (was, now)
+    }
+}
+
 /// Triangles `t .. t + L::N` of `tri`, one per lane: the columns of their
 /// shapes and their centroids' farthest corners
 /// ([`crate::sheets::shape::columns`]), from their corners' positions at
@@ -264,24 +326,13 @@ pub(crate) unsafe fn shape_lanes<L: Lanes + Real>(
 ) -> ([L; SHAPE_COLUMNS], L) {
     // SAFETY: the caller's contract.
     unsafe {
-        let (mut idx, mut r) = ([[0usize; 16]; 3], [[0f32; 16]; 3]);
-        for j in 0..L::N {
-            let ids = *tri.get_unchecked(t + j);
+        let mut r = [[0f32; 16]; 3];
+        for (j, ids) in tri[t..t + L::N].iter().enumerate() {
             for k in 0..3 {
-                idx[k][j] = ids[k] as usize;
                 r[k][j] = *radius.add(ids[k] as usize);
             }
         }
-        let zero = <L as Lanes>::splat(0.0);
-        let (mut was, mut now) = ([[zero; 3]; 3], [[zero; 3]; 3]);
-        for k in 0..3 {
-            let p = L::gather(prev, &idx[k][..L::N]);
-            let d = L::gather(delta, &idx[k][..L::N]);
-            for a in 0..3 {
-                was[k][a] = p[a];
-                now[k][a] = p[a] + d[a];
-            }
-        }
+        let (was, now) = corners_lanes::<L>(tri, t, (prev, delta));
         let radius = [
             L::load(r[0].as_ptr()),
             L::load(r[1].as_ptr()),

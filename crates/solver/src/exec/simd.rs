@@ -10,7 +10,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Sub};
 use glam::Vec4;
 
 use super::kinds::Ctx;
-use super::lanes::{Lanes, project_hinges, project_lanes, shapes_lanes};
+use super::lanes::{Lanes, fars_lanes, project_hinges, project_lanes, shapes_lanes};
 use super::links::{RawBatch, RawState};
 use super::quads::RawQuads;
 use crate::quads::QuadKind;
@@ -386,6 +386,22 @@ pub(crate) unsafe fn shapes8(
     unsafe { shapes_lanes::<Avx>(tri, range, particles, out) }
 }
 
+/// Triangles `range` of `tri` eight at a time with AVX: only their
+/// farthest corners ([`fars_lanes`]); returns where the rest begins.
+///
+/// # Safety
+/// As for [`fars_lanes`], and the CPU supports AVX.
+#[target_feature(enable = "avx")]
+pub(crate) unsafe fn fars8(
+    tri: &[[u32; 3]],
+    range: Range<usize>,
+    particles: (*const Vec4, *const Vec4),
+    far: *mut f32,
+) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe { fars_lanes::<Avx>(tri, range, particles, far) }
+}
+
 #[cfg(test)]
 mod tests {
     use glam::Vec3;
@@ -400,7 +416,7 @@ mod tests {
     }
 
     #[test]
-    fn shapes_in_avx_lanes_have_the_bits_of_shapes_found_alone() {
+    fn shapes_and_fars_in_avx_lanes_have_the_bits_of_those_found_alone() {
         if !std::is_x86_feature_detected!("avx") {
             return; // nothing to compare: every shape is found alone
         }
@@ -446,5 +462,15 @@ mod tests {
         }
         assert!(shapes[0].face().is_none() && shapes[1].face().is_none());
         assert!(shapes[5].face().is_some(), "a plain triangle has a face");
+        // `far` alone, as a substep whose lists hold few triangles finds it.
+        let mut fars = vec![-1.0f32; tri.len()];
+        let particles = (prev.as_ptr(), delta.as_ptr());
+        // SAFETY: as above.
+        assert_eq!(rest, unsafe {
+            fars8(&tri, 0..tri.len(), particles, fars.as_mut_ptr())
+        });
+        for t in 0..rest {
+            assert!(same(fars[t], far[t]), "triangle {t}: far alone");
+        }
     }
 }

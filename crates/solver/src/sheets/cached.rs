@@ -66,6 +66,13 @@ pub(crate) struct Candidates {
     tracked: Vec<u32>,
     /// Per world particle: where it was when the lists were gathered.
     pub anchors: Anchors,
+    /// The triangles some list holds, in order, as of the last gathering
+    /// ([`Candidates::note_needed`]): while the lists hold, no other
+    /// triangle's shape is read.
+    needed: Vec<u32>,
+    /// Per triangle: in some list (scratch for `needed`, all false
+    /// between calls).
+    listed: Vec<bool>,
 }
 
 impl Candidates {
@@ -83,7 +90,33 @@ impl Candidates {
                 .filter(|&i| seen[i as usize])
                 .collect(),
             anchors: Anchors::new(particles),
+            needed: Vec::with_capacity(tri.len()),
+            listed: vec![false; tri.len()],
         }
+    }
+
+    /// After a gathering: notes which triangles the lists hold. Allocates
+    /// nothing (room for every triangle was made in [`Candidates::new`]).
+    pub fn note_needed(&mut self) {
+        for (k, &len) in self.len.iter().enumerate() {
+            if len != UNLISTED {
+                for &t in &self.slots[k * CAP..k * CAP + len as usize] {
+                    self.listed[t as usize] = true;
+                }
+            }
+        }
+        self.needed.clear();
+        for (t, listed) in self.listed.iter_mut().enumerate() {
+            if std::mem::take(listed) {
+                self.needed.push(t as u32);
+            }
+        }
+    }
+
+    /// The triangles the lists hold, in order (see
+    /// [`Candidates::note_needed`]).
+    pub fn needed(&self) -> &[u32] {
+        &self.needed
     }
 
     /// Keeps candidates (on) or has every probe search the hash (off).
@@ -261,5 +294,37 @@ impl Sheets {
             push_corner(c as usize, m);
         }
         touch(ids).map_or(Vec3::ZERO, |(h, n)| h.full_push(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_needed_triangles_are_those_some_list_holds_once_each_in_order() {
+        // Four probes over six triangles: two lists share triangle 4, one
+        // probe searches the hash, one list is empty.
+        let tri = [
+            [0, 1, 2],
+            [1, 2, 3],
+            [2, 3, 4],
+            [3, 4, 5],
+            [4, 5, 6],
+            [5, 6, 7],
+        ];
+        let mut c = Candidates::new(&[8, 9, 10, 11], &tri, 12);
+        for (k, list) in [&[4u32, 1][..], &[0, 4], &[], &[5]].iter().enumerate() {
+            c.slots[k * CAP..k * CAP + list.len()].copy_from_slice(list);
+            c.len[k] = list.len() as u32;
+        }
+        c.len[3] = UNLISTED; // its slot is not a list
+        c.note_needed();
+        assert_eq!(c.needed(), [0, 1, 4]);
+        // Gathered again: the last gathering's alone.
+        c.len = vec![0, 1, 0, 0];
+        c.slots[CAP] = 2;
+        c.note_needed();
+        assert_eq!(c.needed(), [2]);
     }
 }

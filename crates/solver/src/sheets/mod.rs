@@ -106,6 +106,8 @@ pub(crate) struct Sheets {
     sheet_of: Vec<u32>,
     /// Each probe's candidate triangles, kept across substeps (see `cached`).
     pub cached: Candidates,
+    /// Some probe walks the hash this substep ([`Sheets::build`]).
+    pub walked: bool,
 }
 
 /// One body's triangles in a spatial hash.
@@ -268,6 +270,26 @@ impl Sheets {
         (*out, *far) = (Shape(columns), f);
     }
 
+    /// Triangle `t`'s [`Shape`]'s `far` alone, with positions now from
+    /// `x`: alone, as the lanes do it (`exec::contacts`).
+    pub fn far_of(&self, t: usize, x: impl Fn(usize) -> Vec3) -> f32 {
+        shape::mid_far::<f32>(corners(self.tri[t], |i| x(i).to_array())).1
+    }
+
+    /// Whether this substep may find every triangle's `far` and then the
+    /// shapes of the triangles the lists hold ([`Candidates::needed`])
+    /// alone: the lists held in the last substep, no probe walked the
+    /// hash, and they hold at most a quarter of the triangles (those
+    /// shapes are found one at a time, and lanes still find every `far`;
+    /// a rope on a hammock's cloth lists 0–17 % of them, a sheet lying
+    /// on another 55–85 %). Should the lists be gathered again this
+    /// substep after all, [`Sheets::build`] says so and every shape is
+    /// found then.
+    pub fn sparse(&self) -> bool {
+        let c = &self.cached;
+        c.anchors.listing && !self.searching && 4 * c.needed().len() <= self.tri.len()
+    }
+
     /// Every sheet's triangles (world particles).
     pub fn triangles(&self) -> &[[u32; 3]] {
         &self.tri
@@ -278,27 +300,22 @@ impl Sheets {
         self.named
     }
 
-    /// Decides whether the candidates still hold (`cached`), then sorts
-    /// each body's triangles into its hash by their centroids now when
-    /// some probe walks the hash this substep; one thread, after every
-    /// [`Shape`] is set. A cell must be at least the largest
-    /// distance from a centroid to its corners plus the largest contact
-    /// distance, so that a particle touching a triangle is within one cell
-    /// of its centroid: it is kept from the last substep and grown when a
-    /// stretched triangle needs more. `prev` gives positions at the start
-    /// of the substep.
-    pub fn build(&mut self, measured: [f32; 2], prev: impl Fn(usize) -> Vec3) {
+    /// Decides whether the candidates still hold (`cached`) and sizes each
+    /// body's hash; returns (and notes in `walked`) whether some probe
+    /// walks the hash this substep, which then has to be sorted ([`Sheets::sort`], once every
+    /// [`Shape`] is set). One thread, after every `far` is set. A cell
+    /// must be at least the largest distance from a centroid to its
+    /// corners plus the largest contact distance, so that a particle
+    /// touching a triangle is within one cell of its centroid: it is kept
+    /// from the last substep and grown when a stretched triangle needs
+    /// more. `prev` gives positions at the start of the substep.
+    pub fn build(&mut self, measured: [f32; 2], prev: impl Fn(usize) -> Vec3) -> bool {
         self.cached.decide(measured, prev, self.reach);
         let (regather, listing) = (self.cached.anchors.regather, self.cached.anchors.listing);
         if !listing {
             self.searching = true; // until the lists are gathered again
         }
-        // Only a gathering and the probes without a list walk the hash:
-        // while every probe tests its own candidates it is not sorted (the
-        // candidates' cells are found from their centroids, the same cells).
-        let walked = regather || !listing || self.searching;
         for s in &mut self.sheets {
-            let shapes = &self.shapes[s.first..s.first + s.count];
             let need = most(&self.far[s.first..s.first + s.count]);
             s.need = need.sqrt() + self.reach;
             if s.need > s.grid.cell || !s.grid.cell.is_finite() {
@@ -308,19 +325,33 @@ impl Sheets {
                     1.0
                 };
             }
-            if walked {
-                for (k, sh) in shapes.iter().enumerate() {
-                    s.grid.place(k, sh.mid());
-                }
-                s.grid.sort();
+        }
+        // Only a gathering and the probes without a list walk the hash:
+        // while every probe tests its own candidates it is not sorted (the
+        // candidates' cells are found from their centroids, the same cells).
+        self.walked = regather || !listing || self.searching;
+        self.walked
+    }
+
+    /// Sorts each body's triangles into its hash by their centroids now
+    /// (their [`Shape`]s); one thread, in a substep [`Sheets::build`] said
+    /// walks the hash.
+    pub fn sort(&mut self) {
+        for s in &mut self.sheets {
+            let shapes = &self.shapes[s.first..s.first + s.count];
+            for (k, sh) in shapes.iter().enumerate() {
+                s.grid.place(k, sh.mid());
             }
+            s.grid.sort();
         }
     }
 
     /// After the candidates were gathered: notes whether some probe has
-    /// none (too many to list), so searches the hash.
+    /// none (too many to list), so searches the hash, and which triangles
+    /// the lists hold ([`Sheets::sparse`]).
     pub fn note_searches(&mut self) {
         self.searching = self.cached.len.contains(&super::anchors::UNLISTED);
+        self.cached.note_needed();
     }
 
     /// The deepest contact of probe `k` with another body's triangle: its

@@ -65,6 +65,25 @@ impl Shape {
     }
 }
 
+/// The centroid of triangles whose corners are at `now`, one per lane,
+/// and the squared distance from it to the farthest corner: the part of
+/// [`columns`] that sizes the hash's cells, alone for the substeps that
+/// need no other part of most triangles' shapes (`exec::contacts`).
+#[inline(always)]
+pub(crate) fn mid_far<R: Real>(now: [V3<R>; 3]) -> (V3<R>, R) {
+    let third = R::splat(3.0);
+    let mut mid = now[0];
+    for a in 0..3 {
+        mid[a] = (now[0][a] + now[1][a] + now[2][a]) / third;
+    }
+    let mut far = R::splat(0.0);
+    for corner in now {
+        let d = sub(corner, mid);
+        far = dot(d, d).max(far);
+    }
+    (mid, far)
+}
+
 /// The [`Shape`]s of triangles whose corners moved `was` → `now`, of radii
 /// `radius`, one triangle per lane, as columns in a shape's order; and the
 /// squared distance from each centroid to its farthest corner (they size
@@ -79,15 +98,7 @@ pub(crate) fn columns<R: Real>(
     radius: [R; 3],
 ) -> ([R; SHAPE_COLUMNS], R) {
     let third = R::splat(3.0);
-    let mut mid = now[0];
-    for a in 0..3 {
-        mid[a] = (now[0][a] + now[1][a] + now[2][a]) / third;
-    }
-    let mut far = R::splat(0.0);
-    for corner in now {
-        let d = sub(corner, mid);
-        far = dot(d, d).max(far);
-    }
+    let (mid, far) = mid_far(now);
     let mut lo = [R::splat(f32::INFINITY); 3];
     let mut hi = [R::splat(f32::NEG_INFINITY); 3];
     for corner in [was[0], was[1], was[2], now[0], now[1], now[2]] {
