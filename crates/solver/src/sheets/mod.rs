@@ -22,8 +22,10 @@
 //!
 //! How the work is split, for the same bits at any thread count: every
 //! thread finds its share of the triangles' [`Shape`]s (centroid, box and
-//! the face [`hit`] needs; eight at a time in AVX lanes, [`shape`]);
-//! thread 0 sorts each body's triangles into a spatial hash of its
+//! the face [`hit`] needs; eight at a time in AVX lanes, [`shape`]) — or,
+//! while the kept candidates hold few of the triangles, every triangle's
+//! farthest corner and then only the candidates' shapes
+//! ([`Sheets::sparse`]); thread 0 sorts each body's triangles into a spatial hash of its
 //! own by centroid (so a cloth's particles never scan their own cloth's
 //! triangles); every thread finds, for its share of the particles, the
 //! deepest triangle each one touches — among the candidates it keeps
