@@ -25,9 +25,9 @@
 //! the face [`hit`] needs; eight at a time in AVX lanes, [`shape`]) — or,
 //! while the kept candidates hold few of the triangles, every triangle's
 //! farthest corner and then only the candidates' shapes
-//! ([`Sheets::sparse`]); thread 0 sorts each body's triangles into a spatial hash of its
-//! own by centroid (so a cloth's particles never scan their own cloth's
-//! triangles); every thread finds, for its share of the particles, the
+//! ([`Sheets::sparse`]); thread 0 sorts each body's triangles into a
+//! spatial hash of its own by centroid (so a cloth's particles never scan
+//! their own cloth's triangles); every thread finds, for its share of the particles, the
 //! deepest triangle each one touches — among the candidates it keeps
 //! across substeps (`cached`), or from the hash — and its own move; thread
 //! 0 then adds up the triangles' corners' moves in particle order; each
