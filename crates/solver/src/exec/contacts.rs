@@ -384,13 +384,11 @@ impl RawSheets {
             return range.start;
         }
         let particles = (p.prev.ptr().cast_const(), p.delta.ptr().cast_const());
-        // Both: as for `shapes_in_lanes`, for `far` alone.
+        // As for `shapes_in_lanes`, for `far` alone (the browser's build
+        // never finds `far` alone: `Sheets::sparse`).
         #[cfg(target_arch = "x86_64")]
         // SAFETY: as said above.
         return unsafe { super::simd::fars8(all.triangles(), range, particles, self.far.ptr()) };
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        // SAFETY: as said above.
-        return unsafe { super::simd128::fars4(all.triangles(), range, particles, self.far.ptr()) };
         #[allow(unreachable_code)]
         range.start
     }

@@ -255,6 +255,7 @@ pub(crate) unsafe fn shapes_lanes<L: Lanes + Real>(
 /// # Safety
 /// As for [`shapes_lanes`], for `far` alone.
 #[inline(always)]
+#[cfg_attr(target_family = "wasm", allow(dead_code))] // see `Sheets::sparse`
 pub(crate) unsafe fn fars_lanes<L: Lanes + Real>(
     tri: &[[u32; 3]],
     range: std::ops::Range<usize>,

@@ -11,7 +11,7 @@ use std::ops::{Add, BitAnd, Div, Mul, Range, Sub};
 use glam::Vec4;
 
 use super::kinds::Ctx;
-use super::lanes::{Lanes, fars_lanes, project_hinges, project_lanes, shapes_lanes};
+use super::lanes::{Lanes, project_hinges, project_lanes, shapes_lanes};
 use super::links::{RawBatch, RawState};
 use super::quads::RawQuads;
 use crate::quads::QuadKind;
@@ -232,19 +232,4 @@ pub(crate) unsafe fn shapes4(
 ) -> usize {
     // SAFETY: the caller's contract.
     unsafe { shapes_lanes::<W4>(tri, range, particles, out) }
-}
-
-/// Triangles `range` of `tri` four at a time: only their farthest
-/// corners ([`fars_lanes`]); returns where the rest begins.
-///
-/// # Safety
-/// As for [`fars_lanes`].
-pub(crate) unsafe fn fars4(
-    tri: &[[u32; 3]],
-    range: Range<usize>,
-    particles: (*const Vec4, *const Vec4),
-    far: *mut f32,
-) -> usize {
-    // SAFETY: the caller's contract.
-    unsafe { fars_lanes::<W4>(tri, range, particles, far) }
 }

@@ -286,10 +286,14 @@ impl Sheets {
     /// a rope on a hammock's cloth lists 0–17 % of them, a sheet lying
     /// on another 55–85 %). Should the lists be gathered again this
     /// substep after all, [`Sheets::build`] says so and every shape is
-    /// found then.
+    /// found then. Never in the browser's build: its file is held under
+    /// 2 MB (issue 27), and this path's code would take it over.
     pub fn sparse(&self) -> bool {
         let c = &self.cached;
-        c.anchors.listing && !self.searching && 4 * c.needed().len() <= self.tri.len()
+        !cfg!(target_family = "wasm")
+            && c.anchors.listing
+            && !self.searching
+            && 4 * c.needed().len() <= self.tri.len()
     }
 
     /// Every sheet's triangles (world particles).
