@@ -27,13 +27,14 @@
 //! farthest corner and then only the candidates' shapes
 //! ([`Sheets::sparse`]); thread 0 sorts each body's triangles into a
 //! spatial hash of its own by centroid (so a cloth's particles never scan
-//! their own cloth's triangles); every thread finds, for its share of the particles, the
-//! deepest triangle each one touches — among the candidates it keeps
-//! across substeps (`cached`), or from the hash — and its own move; thread
-//! 0 then adds up the triangles' corners' moves in particle order; each
-//! particle's owner applies its own move and the mean of the moves it got
-//! as a corner (Jacobi). The step (`exec::step`) runs these phases. All
-//! storage is allocated when collisions between bodies are switched on.
+//! their own cloth's triangles); every thread finds, for its share of the
+//! particles, the deepest triangle each one touches — among the candidates
+//! it keeps across substeps (`cached`), or from the hash — and its own
+//! move; thread 0 then adds up the triangles' corners' moves in particle
+//! order; each particle's owner applies its own move and the mean of the
+//! moves it got as a corner (Jacobi). The step (`exec::step`) runs these
+//! phases. All storage is allocated when collisions between bodies are
+//! switched on.
 //!
 //! [`EDGE_SLACK`]: super::point_triangle::EDGE_SLACK
 //! [`FRICTION`]: super::point_triangle::FRICTION
@@ -308,8 +309,9 @@ impl Sheets {
 
     /// Decides whether the candidates still hold (`cached`) and sizes each
     /// body's hash; returns (and notes in `walked`) whether some probe
-    /// walks the hash this substep, which then has to be sorted ([`Sheets::sort`], once every
-    /// [`Shape`] is set). One thread, after every `far` is set. A cell
+    /// walks the hash this substep, which then has to be sorted
+    /// ([`Sheets::sort`], once every [`Shape`] is set). One thread, after
+    /// every `far` is set. A cell
     /// must be at least the largest distance from a centroid to its
     /// corners plus the largest contact distance, so that a particle
     /// touching a triangle is within one cell of its centroid: it is kept
