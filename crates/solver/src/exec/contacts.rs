@@ -278,7 +278,8 @@ impl RawSheets {
             let measured = team.max_all(measured);
             if team.index == 0 {
                 let sheets = self.all.at(0);
-                if sheets.build(measured, from) && !sparse {
+                sheets.build(measured, from);
+                if sheets.walked && !sparse {
                     sheets.sort();
                 }
             }
@@ -293,9 +294,7 @@ impl RawSheets {
                     let needed = all.cached.needed();
                     team.chunks(needed.len(), CHUNK, |mine| {
                         for &t in &needed[mine] {
-                            let t = t as usize;
-                            let out = (self.shapes.at(t), self.far.at(t));
-                            all.shape(t, out, (from, x), radius);
+                            self.shape_alone(all, t as usize, p);
                         }
                     });
                 }
@@ -364,13 +363,25 @@ impl RawSheets {
     unsafe fn shapes_of(self, all: &Sheets, range: Range<usize>, p: RawParticles) {
         // SAFETY: the caller's contract.
         unsafe {
+            for t in self.shapes_in_lanes(all, range.clone(), p)..range.end {
+                self.shape_alone(all, t, p);
+            }
+        }
+    }
+
+    /// Triangle `t`'s shape and `far`, found alone.
+    ///
+    /// # Safety
+    /// As for the shapes in [`RawSheets::find`]: triangle `t` is this
+    /// thread's to set.
+    unsafe fn shape_alone(self, all: &Sheets, t: usize, p: RawParticles) {
+        // SAFETY: the caller's contract; positions are only read.
+        unsafe {
             let (prev, delta) = (p.prev.slice(), p.delta.slice());
             let from = |i: usize| prev[i].truncate();
             let x = |i: usize| (prev[i] + delta[i]).truncate();
-            for t in self.shapes_in_lanes(all, range.clone(), p)..range.end {
-                let out = (self.shapes.at(t), self.far.at(t));
-                all.shape(t, out, (from, x), p.radius.slice());
-            }
+            let out = (self.shapes.at(t), self.far.at(t));
+            all.shape(t, out, (from, x), p.radius.slice());
         }
     }
 

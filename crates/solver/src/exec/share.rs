@@ -10,10 +10,14 @@
 //! runnable on a queue waiting for one), so the estimate needs no frame
 //! times, which swing 2× with the OS's placement on a busy machine.
 //! Beside two busy programs on two cores, one thread alone got 0.63–0.77
-//! of a core here, while each of two threads got 0.50, and two threads
-//! won; where the OS gives one thread a core of its own (another machine
-//! did so in four of five runs; here, with both programs pinned to one
-//! core) one thread wins. Only these counts tell the cases apart.
+//! of a core over seconds, while each of two threads got 0.50; two
+//! threads then got more frames done (by mean, 11 of 11 runs on an AVX2
+//! machine, 5 of 5 on an AVX-512 one). Where the OS gives one thread a
+//! core of its own (both programs pinned to one core) the counts say so
+//! and one thread runs. What the counts do not see is how a share is
+//! spread: on the AVX-512 machine one thread at 0.67–0.75 had a core for
+//! most of its frames, so its median frame (its idle time) beat two
+//! threads' in 4 of 5 runs while its mean lost (`docs/performance.md`).
 
 use std::fs::File;
 use std::sync::{Mutex, OnceLock};

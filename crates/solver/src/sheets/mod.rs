@@ -273,8 +273,10 @@ impl Sheets {
         (*out, *far) = (Shape(columns), f);
     }
 
-    /// Triangle `t`'s [`Shape`]'s `far` alone, with positions now from
-    /// `x`: alone, as the lanes do it (`exec::contacts`).
+    /// Triangle `t`'s `far` (the squared distance from its centroid to
+    /// its farthest corner) without the rest of its [`Shape`], with
+    /// positions now from `x`: one triangle, with the lanes' bits
+    /// (`exec::contacts`).
     pub fn far_of(&self, t: usize, x: impl Fn(usize) -> Vec3) -> f32 {
         shape::mid_far::<f32>(corners(self.tri[t], |i| x(i).to_array())).1
     }
@@ -308,8 +310,8 @@ impl Sheets {
     }
 
     /// Decides whether the candidates still hold (`cached`) and sizes each
-    /// body's hash; returns (and notes in `walked`) whether some probe
-    /// walks the hash this substep, which then has to be sorted
+    /// body's hash; notes in `walked` whether some probe walks the hash
+    /// this substep, which then has to be sorted
     /// ([`Sheets::sort`], once every [`Shape`] is set). One thread, after
     /// every `far` is set. A cell
     /// must be at least the largest distance from a centroid to its
@@ -317,7 +319,7 @@ impl Sheets {
     /// touching a triangle is within one cell of its centroid: it is kept
     /// from the last substep and grown when a stretched triangle needs
     /// more. `prev` gives positions at the start of the substep.
-    pub fn build(&mut self, measured: [f32; 2], prev: impl Fn(usize) -> Vec3) -> bool {
+    pub fn build(&mut self, measured: [f32; 2], prev: impl Fn(usize) -> Vec3) {
         self.cached.decide(measured, prev, self.reach);
         let (regather, listing) = (self.cached.anchors.regather, self.cached.anchors.listing);
         if !listing {
@@ -338,7 +340,6 @@ impl Sheets {
         // while every probe tests its own candidates it is not sorted (the
         // candidates' cells are found from their centroids, the same cells).
         self.walked = regather || !listing || self.searching;
-        self.walked
     }
 
     /// Sorts each body's triangles into its hash by their centroids now
