@@ -205,9 +205,16 @@ impl Sheets {
         radius: &[f32],
     ) -> Option<(u32, Touch)> {
         let (p, (from, to), partners) = self.probe_at(k, &prev, &x);
-        // The walk's order: sheet, cell (x, y, z), triangle.
-        type Key = (u32, [i32; 3], u32);
-        let mut best: Option<(u32, Hit, Key)> = None;
+        // The walk's order: sheet, cell (x, y, z), triangle; found only
+        // to break a tie in depth.
+        let key = |t: u32| {
+            let si = self.sheet_of[t as usize];
+            let cell = self.sheets[si as usize]
+                .grid
+                .cell_at(self.shapes[t as usize].mid());
+            (si, cell, t)
+        };
+        let mut best: Option<(u32, Hit)> = None;
         let mut walk: Option<(u32, [i32; 3], [i32; 3])> = None;
         for &t in candidates {
             let Some(c) = self.consider(t as usize, p, partners, (from, to), inv_mass, radius[p])
@@ -218,27 +225,29 @@ impl Sheets {
             // not: a path over four cells long is searched near its end).
             let si = self.sheet_of[t as usize];
             let s = &self.sheets[si as usize];
-            let (lo, hi) = match walk {
-                Some((w, lo, hi)) if w == si => (lo, hi),
-                _ => {
-                    let (lo, hi) = s.walk(from, to);
-                    walk = Some((si, lo, hi));
-                    (lo, hi)
+            let mid = self.shapes[t as usize].mid();
+            if !s.surely_walks(from, to, mid) {
+                let (lo, hi) = match walk {
+                    Some((w, lo, hi)) if w == si => (lo, hi),
+                    _ => {
+                        let (lo, hi) = s.walk(from, to);
+                        walk = Some((si, lo, hi));
+                        (lo, hi)
+                    }
+                };
+                let cell = s.grid.cell_at(mid);
+                if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
+                    continue;
                 }
-            };
-            let cell = s.grid.cell_at(self.shapes[t as usize].mid());
-            if (0..3).any(|a| cell[a] < lo[a] || cell[a] > hi[a]) {
-                continue;
             }
-            let key = (si, cell, t);
             let better = best
                 .as_ref()
-                .is_none_or(|b| c.depth > b.1.depth || (c.depth == b.1.depth && key < b.2));
+                .is_none_or(|b| c.depth > b.1.depth || (c.depth == b.1.depth && key(t) < key(b.0)));
             if better {
-                best = Some((t, c, key));
+                best = Some((t, c));
             }
         }
-        best.map(|(t, h, _)| {
+        best.map(|(t, h)| {
             let at = (&prev, &x);
             (t, self.moves_at(t as usize, p, h, (from, to), at, inv_mass))
         })
@@ -326,5 +335,42 @@ mod tests {
         c.slots[CAP] = 2;
         c.note_needed();
         assert_eq!(c.needed(), [2]);
+    }
+
+    #[test]
+    fn a_hit_taken_without_finding_cells_lies_in_a_cell_the_full_search_walks() {
+        // Paths short and long, near the origin and 5e8 cells out, and
+        // centroids around their ends: whenever `surely_walks` says yes,
+        // the centroid's cell is one the walk takes in.
+        let mut r = crate::lcg::Lcg(7);
+        let (mut yes, mut tried) = (0, 0);
+        for _ in 0..200_000 {
+            let cell = 10f32.powf(r.next_f32() * 8.0); // 1e-4 … 1e4 m
+            let mut s = super::super::Sheet {
+                body: 0,
+                first: 0,
+                count: 0,
+                grid: crate::grid::Grid::new(0),
+                need: cell * (0.8 + 0.4 * r.next_f32()) / 1.25,
+            };
+            s.grid.cell = cell;
+            let far = cell * 10f32.powf(r.next_f32() * 18.0); // up to 5e8 cells out
+            let mut v = |scale: f32| Vec3::new(r.next_f32(), r.next_f32(), r.next_f32()) * scale;
+            let to = v(far);
+            let from = to + v(cell * [0.1, 3.0, 12.0][tried / 2 % 3]);
+            let mid = to + v(cell * [1.6, 6.0][tried % 2]);
+            tried += 1;
+            if s.surely_walks(from, to, mid) {
+                yes += 1;
+                let (lo, hi) = s.walk(from, to);
+                let c = s.grid.cell_at(mid);
+                assert!(
+                    (0..3).all(|a| lo[a] <= c[a] && c[a] <= hi[a]),
+                    "{from} → {to}, centroid {mid}, cell {cell}: {c:?} outside {lo:?}…{hi:?}"
+                );
+            }
+        }
+        // Most resting contacts take the quick answer.
+        assert!(yes > tried / 20, "{yes} of {tried}");
     }
 }

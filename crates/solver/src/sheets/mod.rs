@@ -145,6 +145,23 @@ impl Sheet {
         let to = |a: usize| if short(a) { hi[a] } else { end[a] + 2 };
         ([from(0), from(1), from(2)], [to(0), to(1), to(2)])
     }
+
+    /// Whether [`Sheet::walk`] for a particle that moved `from` → `to`
+    /// surely takes in the cell of point `mid`, found without a division:
+    /// `mid` lies in the box whose corners' cells bound a short walk, and
+    /// within a cell of `to` on every axis (a long walk spans two cells
+    /// each side of `to`'s). [`Grid::cell_at`] is monotonic, and within
+    /// 2²⁰ cells of the origin the quotients' rounding is under an eighth
+    /// of a cell. False means "find the cells".
+    #[inline(always)]
+    fn surely_walks(&self, from: Vec3, to: Vec3, mid: Vec3) -> bool {
+        let (lo, hi) = (from.min(to) - self.need, from.max(to) + self.need);
+        let cell = Vec3::splat(self.grid.cell);
+        mid.cmpge(lo).all()
+            && mid.cmple(hi).all()
+            && (mid - to).abs().cmple(cell).all()
+            && to.abs().cmple(cell * 1_048_576.0).all()
+    }
 }
 
 impl Sheets {
