@@ -195,6 +195,9 @@ pub(crate) struct RawSheets {
     /// its centroid to its farthest corner.
     shapes: Shared<Shape>,
     far: Shared<f32>,
+    /// Each triangle's box of its corners' anchors, in a substep that
+    /// gathers the lists.
+    anchor_box: Shared<[Vec3; 2]>,
     /// Shapes may be found in lanes (`World::set_simd`).
     simd: bool,
 }
@@ -217,6 +220,7 @@ impl RawSheets {
         Some(Self {
             shapes: Shared::new(&mut sh.shapes),
             far: Shared::new(&mut sh.far),
+            anchor_box: Shared::new(&mut sh.cached.boxes),
             candidates: RawLists::new(&mut sh.cached.slots, &mut sh.cached.len, CAP),
             probe_of: Shared::new(&mut sh.probe_of),
             push: Shared::new(&mut sh.push),
@@ -244,8 +248,10 @@ impl RawSheets {
         // (`Team::chunks`: each piece goes to one thread) of the
         // triangles' shapes and farthest corners (in lanes, whole groups
         // within its piece; or of the farthest corners, then after a
-        // barrier of the listed triangles' shapes, each listed once), then
-        // of the probes (their results and candidate slots); thread 0
+        // barrier of the listed triangles' shapes, each listed once), in a
+        // gathering substep of the triangles' anchor boxes (read only
+        // after the barrier that ends them), then of the probes (their
+        // results and candidate slots); thread 0
         // alone builds and sorts the hash and notes whether a probe
         // searches it while the others wait at a barrier; each
         // thread adds corners' moves only into the
@@ -309,6 +315,15 @@ impl RawSheets {
             }
             let all = self.all.get_ref(0);
             let regather = all.cached.anchors.regather;
+            if regather {
+                team.chunks(self.anchor_box.len(), CHUNK, |mine| {
+                    for t in mine {
+                        self.anchor_box.set(t, all.anchor_box(t));
+                    }
+                });
+                // Every box found before any probe gathers (a barrier).
+                team.sync();
+            }
             team.chunks(self.push.len(), CHUNK, |mine| {
                 for k in mine {
                     let list =

@@ -73,6 +73,9 @@ pub(crate) struct Candidates {
     /// Per triangle: in some list (scratch for `needed`, all false
     /// between calls).
     listed: Vec<bool>,
+    /// Per triangle: the box of its corners' anchors, found once for
+    /// every probe's gathering ([`Sheets::anchor_box`]).
+    pub boxes: Vec<[Vec3; 2]>,
 }
 
 impl Candidates {
@@ -92,6 +95,7 @@ impl Candidates {
             anchors: Anchors::new(particles),
             needed: Vec::with_capacity(tri.len()),
             listed: vec![false; tri.len()],
+            boxes: vec![[Vec3::ZERO; 2]; tri.len()],
         }
     }
 
@@ -155,6 +159,15 @@ impl Candidates {
 }
 
 impl Sheets {
+    /// The box of triangle `t`'s corners' anchors: in a substep that
+    /// gathers the lists, each thread finds its share of them into
+    /// [`Candidates::boxes`] before any probe gathers (every gathering
+    /// tests the same triangles' boxes; found once, not per probe).
+    pub fn anchor_box(&self, t: usize) -> [Vec3; 2] {
+        let a = super::corners(self.tri[t], |i| self.cached.anchors.at[i]);
+        [a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2])]
+    }
+
     /// Gathers probe `k`'s candidates into `out` ([`CAP`] slots): how many,
     /// or [`UNLISTED`].
     pub fn gather(&self, k: usize, out: &mut [u32]) -> u32 {
@@ -179,12 +192,18 @@ impl Sheets {
                     return; // the probe searches the hash instead
                 }
                 let t = s.first + t;
-                let a = super::corners(self.tri[t], |i| c.at[i]);
-                let (tlo, thi) = (a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2]));
+                let [tlo, thi] = self.cached.boxes[t];
                 if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
                     return;
                 }
-                if prune && !may_hit(p0, a, c.margin, self.reach) {
+                if prune
+                    && !may_hit(
+                        p0,
+                        super::corners(self.tri[t], |i| c.at[i]),
+                        c.margin,
+                        self.reach,
+                    )
+                {
                     return;
                 }
                 list.push(t);
