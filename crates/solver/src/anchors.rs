@@ -58,6 +58,12 @@ impl Anchors {
         self.valid = false;
     }
 
+    /// No list is in use this substep, and the next one that looks for
+    /// contacts gathers them afresh.
+    pub fn forget(&mut self) {
+        (self.regather, self.listing, self.valid) = (false, false, false);
+    }
+
     /// Whether lists are kept.
     pub fn enabled(&self) -> bool {
         !self.off

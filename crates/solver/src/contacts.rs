@@ -29,6 +29,10 @@ use super::grid::Grid;
 /// Listed neighbours per particle.
 pub(crate) const LISTED: usize = 24;
 
+/// Bodies whose boxes [`ParticleContacts::bodies_apart`] compares, at
+/// most (pairs of them, each substep).
+const FEW_BODIES: usize = 16;
+
 /// The least margin of the lists, as a share of the largest contact
 /// distance.
 const LEAST: f32 = 0.1;
@@ -81,6 +85,12 @@ pub(crate) struct ParticleContacts {
     pub listed: Vec<u32>,
     /// Per entry: where it was when the lists were gathered.
     pub anchors: Anchors,
+    /// Some entry's body self-collides.
+    some_self_on: bool,
+    /// No entry can be pushed this substep ([`ParticleContacts::build`]):
+    /// none self-collides, every position is finite, and the bodies'
+    /// boxes lie more than the cell apart.
+    pub idle: bool,
 }
 
 impl RestShape {
@@ -216,6 +226,7 @@ impl ParticleContacts {
                 cell = cell.max(2.0 * radius[p]);
             }
         }
+        self.some_self_on = self.self_on.contains(&true);
         let n = self.particle.len();
         self.grid = Grid::new(n);
         self.grid.cell = cell.max(super::grid::MIN_CELL);
@@ -268,15 +279,25 @@ impl ParticleContacts {
         // in registers over its run, in entry order as before, not through
         // memory entry by entry (each load waited on the last store: 2.5 %
         // of the samples of a pile of two sheets on two threads).
-        let mut start = 0;
+        let (mut start, mut finite) = (0, true);
         for run in self.body.chunk_by(|a, b| a == b) {
             let pos = &self.pos[start..start + run.len()];
             start += run.len();
             let b = &mut self.body_box[run[0] as usize];
             *b = pos.iter().fold(*b, |[lo, hi], &p| [lo.min(p), hi.max(p)]);
+            finite &= b[0].is_finite() && b[1].is_finite() && pos.iter().all(|p| p.is_finite());
+        }
+        let cell = self.grid.cell;
+        // Bodies apart (a sheet falling toward another): every entry lies
+        // in its own body's box, so no [`ParticleContacts::pushed`] test
+        // can pass, and none is made.
+        self.idle = !self.some_self_on && finite && self.bodies_apart();
+        if self.idle {
+            self.anchors.forget();
+            self.sorted = false;
+            return;
         }
         let starts = (0..self.len()).map(|k| (k, from(self.particle[k] as usize)));
-        let cell = self.grid.cell;
         self.anchors
             .decide(measured, starts, (LEAST * cell, MOST * cell));
         // Only a gathering and an entry that looks for pushes without a
@@ -294,6 +315,22 @@ impl ParticleContacts {
             self.grid.sort();
         }
         self.sorted = walked;
+    }
+
+    /// Whether each body's box lies more than the cell from every other
+    /// body's on some axis: the sums [`ParticleContacts::near_another_body`]
+    /// makes for an entry, made from its body's box (rounding keeps their
+    /// order), so for every entry inside it says "not near". At most
+    /// [`FEW_BODIES`] bodies, else false.
+    fn bodies_apart(&self) -> bool {
+        let (cell, boxes) = (self.grid.cell, &self.body_box);
+        let far = |[lo, hi]: [Vec3; 2], [olo, ohi]: [Vec3; 2]| {
+            (hi + cell).cmplt(olo).any() || (lo - cell).cmpgt(ohi).any()
+        };
+        boxes.len() <= FEW_BODIES
+            && (boxes.iter().enumerate()).all(|(b, &own)| {
+                (boxes.iter().enumerate()).all(|(o, &other)| o == b || far(own, other))
+            })
     }
 
     /// Whether entries `k` and `j` may push each other at all (not one
@@ -452,12 +489,14 @@ mod tests {
     fn an_entry_that_nears_another_body_while_the_lists_hold_does_not_walk_the_hash() {
         // Two bodies of two particles (radius 0.01: contact distance and
         // cell 0.02), 0.03 apart in x: no entry can touch the other body.
+        // Body 0 self-collides, so the substeps are never idle.
         let radius = [0.01; 4];
         let inv_mass = [1.0; 4];
         let mut pc = ParticleContacts::default();
         let z = Vec3::new(0.0, 0.0, 0.05);
         pc.set_rest_shape(0, 0, vec![Vec3::ZERO, z]);
         pc.set_rest_shape(1, 2, vec![Vec3::ZERO, z]);
+        pc.set_enabled(0, true, &radius);
         pc.set_between_bodies(true, &radius);
         // Body 0 at x = a, body 1 at x = b.
         let at = |a: f32, b: f32| vec![Vec3::X * a, Vec3::X * a + z, Vec3::X * b, Vec3::X * b + z];
@@ -486,5 +525,49 @@ mod tests {
         assert!(!pc.anchors.regather && pc.anchors.listing);
         assert!((0..4).all(|k| pc.pushed(k, &inv_mass)));
         assert!(!pc.sorted, "the hash was walked");
+    }
+
+    #[test]
+    fn bodies_farther_apart_than_the_cell_push_nothing_and_skip_the_lists() {
+        // Two bodies of two particles (cell 0.02), moved toward each other
+        // along x and y: a substep is idle exactly when no entry is near
+        // the other body, whatever the axis.
+        let radius = [0.01; 4];
+        let inv_mass = [1.0; 4];
+        let mut pc = ParticleContacts::default();
+        let z = Vec3::new(0.0, 0.0, 0.05);
+        pc.set_rest_shape(0, 0, vec![Vec3::ZERO, z]);
+        pc.set_rest_shape(1, 2, vec![Vec3::ZERO, z]);
+        pc.set_between_bodies(true, &radius);
+        let mut idle_seen = [false; 2];
+        for step in 0..80 {
+            let gap = 0.06 - 0.001 * step as f32;
+            let d = if step % 2 == 0 { Vec3::X } else { Vec3::Y } * gap;
+            let now = [Vec3::ZERO, z, d, d + z];
+            pc.pos.copy_from_slice(&now);
+            let from = |i: usize| now[i];
+            let measured = pc.measure(0..4, from);
+            pc.build(measured, from, &inv_mass);
+            let near = (0..4).any(|k| pc.near_another_body(k, 0.0));
+            assert_eq!(pc.idle, !near, "gap {gap}");
+            idle_seen[usize::from(pc.idle)] = true;
+            if pc.idle {
+                assert!(!pc.anchors.listing && !pc.anchors.regather && !pc.sorted);
+            }
+        }
+        assert_eq!(idle_seen, [true; 2]);
+        // A NaN position is never idle (its entry is near every box).
+        let nan = [Vec3::ZERO, z, Vec3::X, Vec3::NAN];
+        pc.pos.copy_from_slice(&nan);
+        let measured = pc.measure(0..4, |i| nan[i]);
+        pc.build(measured, |i| nan[i], &inv_mass);
+        assert!(!pc.idle);
+        // Nor is a substep where a body self-collides.
+        pc.set_enabled(0, true, &radius);
+        let far = [Vec3::ZERO, z, Vec3::X, Vec3::X + z];
+        pc.pos.copy_from_slice(&far);
+        let measured = pc.measure(0..4, |i| far[i]);
+        pc.build(measured, |i| far[i], &inv_mass);
+        assert!(!pc.idle);
     }
 }

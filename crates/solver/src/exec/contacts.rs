@@ -110,7 +110,8 @@ impl RawContacts {
         let len = self.particle.len();
         // SAFETY: each thread writes only its share of the entries (and
         // measures it, reading only what it wrote), then the pieces of them
-        // it took (`Team::chunks`: each piece goes to one thread); thread 0
+        // it took (`Team::chunks`: each piece goes to one thread), or its
+        // share's pushes again when no entry can be pushed; thread 0
         // alone builds the hash while the others wait at a barrier, reading
         // the lists' lengths written before the last barrier of the
         // previous substep; the pushes only read positions gathered before
@@ -132,6 +133,15 @@ impl RawContacts {
             }
             team.sync();
             let all = self.all.get_ref(0);
+            if all.idle {
+                // No pushes this substep (bodies apart): each thread
+                // clears its share's.
+                for k in team.share(len) {
+                    self.correction.set(k, Vec3::ZERO);
+                }
+                team.sync();
+                return;
+            }
             team.chunks(len, CHUNK, |mine| {
                 for k in mine {
                     let list = (self.lists)
