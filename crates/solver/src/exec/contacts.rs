@@ -118,30 +118,48 @@ impl RawContacts {
         // the previous barrier.
         unsafe {
             let share = team.share(len);
+            // Measured as if the last substep's answer held: an idle one
+            // is not measured (nothing would read it), a busy one is
+            // measured with the positions, and a wrong guess measures after.
+            let guess_idle = self.all.get_ref(0).idle;
             for k in share.clone() {
                 let i = self.particle.get(k) as usize;
                 self.pos.set(k, p.x(i));
             }
             let from = |i: usize| p.prev.get(i).truncate();
-            let measured = self.all.get_ref(0).measure(share, from);
-            // Every share measured and gathered (a barrier).
-            let measured = team.max_all(measured);
+            // Every share measured (a barrier).
+            let measure =
+                |team: &Team| team.max_all(self.all.get_ref(0).measure(team.share(len), from));
             let (inv_mass, radius) = (p.inv_mass.slice(), p.radius.slice());
+            let measured = match guess_idle {
+                true => team.max_all([0.0; 2]), // every position gathered
+                false => measure(team),
+            };
             if team.index == 0 {
                 // The others wait at the barrier below and hold no reference.
-                self.all.at(0).build(measured, from, inv_mass);
+                let all = self.all.at(0);
+                if !all.bound() && !guess_idle {
+                    all.build(measured, from, inv_mass);
+                }
             }
             team.sync();
-            let all = self.all.get_ref(0);
-            if all.idle {
+            if self.all.get_ref(0).idle {
                 // No pushes this substep (bodies apart): each thread
                 // clears its share's.
-                for k in team.share(len) {
+                for k in share {
                     self.correction.set(k, Vec3::ZERO);
                 }
                 team.sync();
                 return;
             }
+            if guess_idle {
+                let measured = measure(team);
+                if team.index == 0 {
+                    self.all.at(0).build(measured, from, inv_mass);
+                }
+                team.sync();
+            }
+            let all = self.all.get_ref(0);
             team.chunks(len, CHUNK, |mine| {
                 for k in mine {
                     let list = (self.lists)
