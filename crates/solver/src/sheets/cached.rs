@@ -74,9 +74,19 @@ pub(crate) struct Candidates {
     /// between calls).
     listed: Vec<bool>,
     /// Per triangle: the box of its corners' anchors, found once for
-    /// every probe's gathering ([`Sheets::anchor_box`]).
+    /// every probe's gathering ([`Sheets::anchor_box`]) when
+    /// `boxes_first`.
     pub boxes: Vec<[Vec3; 2]>,
+    /// There are enough probes that every triangle's box is found before
+    /// they gather (at least one per [`TRIANGLES_PER_PROBE`]); with fewer
+    /// (a rope over a cloth), each gathering finds the boxes it tests.
+    pub boxes_first: bool,
 }
+
+/// A probe's gathering tests tens of triangles (the cells around it):
+/// with one probe per this many triangles or more, finding every
+/// triangle's box once costs less than finding them per probe.
+const TRIANGLES_PER_PROBE: usize = 8;
 
 impl Candidates {
     /// Storage for `probe`s among `particles` world particles, whose
@@ -96,6 +106,7 @@ impl Candidates {
             needed: Vec::with_capacity(tri.len()),
             listed: vec![false; tri.len()],
             boxes: vec![[Vec3::ZERO; 2]; tri.len()],
+            boxes_first: TRIANGLES_PER_PROBE * probe.len() >= tri.len(),
         }
     }
 
@@ -158,14 +169,20 @@ impl Candidates {
     }
 }
 
+/// The box of a triangle's corners `a`.
+#[inline(always)]
+fn box_of(a: [Vec3; 3]) -> [Vec3; 2] {
+    [a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2])]
+}
+
 impl Sheets {
-    /// The box of triangle `t`'s corners' anchors: in a substep that
-    /// gathers the lists, each thread finds its share of them into
-    /// [`Candidates::boxes`] before any probe gathers (every gathering
-    /// tests the same triangles' boxes; found once, not per probe).
+    /// The box of triangle `t`'s corners' anchors. With many probes
+    /// ([`Candidates::boxes_first`]), in a substep that gathers the lists
+    /// each thread finds its share of them into [`Candidates::boxes`]
+    /// before any probe gathers (the gatherings test the same triangles'
+    /// boxes: found once, not per probe); the same floats either way.
     pub fn anchor_box(&self, t: usize) -> [Vec3; 2] {
-        let a = super::corners(self.tri[t], |i| self.cached.anchors.at[i]);
-        [a[0].min(a[1]).min(a[2]), a[0].max(a[1]).max(a[2])]
+        box_of(super::corners(self.tri[t], |i| self.cached.anchors.at[i]))
     }
 
     /// Gathers probe `k`'s candidates into `out` ([`CAP`] slots): how many,
@@ -192,18 +209,18 @@ impl Sheets {
                     return; // the probe searches the hash instead
                 }
                 let t = s.first + t;
-                let [tlo, thi] = self.cached.boxes[t];
+                let corners = || super::corners(self.tri[t], |i| c.at[i]);
+                let (a, [tlo, thi]) = match self.cached.boxes_first {
+                    true => (None, self.cached.boxes[t]),
+                    false => {
+                        let a = corners();
+                        (Some(a), box_of(a))
+                    }
+                };
                 if (p0 - grow).cmpgt(thi).any() || (p0 + grow).cmplt(tlo).any() {
                     return;
                 }
-                if prune
-                    && !may_hit(
-                        p0,
-                        super::corners(self.tri[t], |i| c.at[i]),
-                        c.margin,
-                        self.reach,
-                    )
-                {
+                if prune && !may_hit(p0, a.unwrap_or_else(corners), c.margin, self.reach) {
                     return;
                 }
                 list.push(t);
