@@ -343,7 +343,7 @@ impl RawSheets {
             }
             let all = self.all.get_ref(0);
             let regather = all.cached.anchors.regather;
-            if regather && all.cached.boxes_first {
+            if regather && all.cached.boxes_first() {
                 team.chunks(self.anchor_box.len(), CHUNK, |mine| {
                     for t in mine {
                         self.anchor_box.set(t, all.anchor_box(t));

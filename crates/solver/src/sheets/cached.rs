@@ -75,12 +75,13 @@ pub(crate) struct Candidates {
     listed: Vec<bool>,
     /// Per triangle: the box of its corners' anchors, found once for
     /// every probe's gathering ([`Sheets::anchor_box`]) when
-    /// `boxes_first`.
+    /// [`Candidates::boxes_first`].
     pub boxes: Vec<[Vec3; 2]>,
     /// There are enough probes that every triangle's box is found before
     /// they gather (at least one per [`TRIANGLES_PER_PROBE`]); with fewer
     /// (a rope over a cloth), each gathering finds the boxes it tests.
-    pub boxes_first: bool,
+    /// See [`Candidates::boxes_first`].
+    many_probes: bool,
 }
 
 /// A probe's gathering tests tens of triangles (the cells around it):
@@ -106,7 +107,7 @@ impl Candidates {
             needed: Vec::with_capacity(tri.len()),
             listed: vec![false; tri.len()],
             boxes: vec![[Vec3::ZERO; 2]; tri.len()],
-            boxes_first: TRIANGLES_PER_PROBE * probe.len() >= tri.len(),
+            many_probes: TRIANGLES_PER_PROBE * probe.len() >= tri.len(),
         }
     }
 
@@ -126,6 +127,15 @@ impl Candidates {
                 self.needed.push(t as u32);
             }
         }
+    }
+
+    /// Whether every triangle's box of anchors is found before the
+    /// probes gather, into [`Candidates::boxes`]: with many probes, and
+    /// not in the browser's build (whose wasm this path took over its
+    /// 2 MB bound).
+    #[inline(always)]
+    pub fn boxes_first(&self) -> bool {
+        cfg!(not(target_arch = "wasm32")) && self.many_probes
     }
 
     /// The triangles the lists hold, in order (see
@@ -210,7 +220,7 @@ impl Sheets {
                 }
                 let t = s.first + t;
                 let corners = || super::corners(self.tri[t], |i| c.at[i]);
-                let (a, [tlo, thi]) = match self.cached.boxes_first {
+                let (a, [tlo, thi]) = match self.cached.boxes_first() {
                     true => (None, self.cached.boxes[t]),
                     false => {
                         let a = corners();
