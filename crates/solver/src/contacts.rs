@@ -493,19 +493,28 @@ impl ParticleContacts {
 mod tests {
     use super::*;
 
-    #[test]
-    fn an_entry_that_nears_another_body_while_the_lists_hold_does_not_walk_the_hash() {
-        // Two bodies of two particles (radius 0.01: contact distance and
-        // cell 0.02), 0.03 apart in x: no entry can touch the other body.
-        // Body 0 self-collides, so the substeps are never idle.
-        let radius = [0.01; 4];
-        let inv_mass = [1.0; 4];
+    /// The radius of the four particles of [`two_bodies`]: contact
+    /// distance and cell 0.02.
+    const RADIUS: [f32; 4] = [0.01; 4];
+
+    /// Two bodies of two particles 5 cm apart in z, colliding with each
+    /// other; body 0 self-collides when `self_on`.
+    fn two_bodies(self_on: bool) -> (ParticleContacts, Vec3) {
         let mut pc = ParticleContacts::default();
         let z = Vec3::new(0.0, 0.0, 0.05);
         pc.set_rest_shape(0, 0, vec![Vec3::ZERO, z]);
         pc.set_rest_shape(1, 2, vec![Vec3::ZERO, z]);
-        pc.set_enabled(0, true, &radius);
-        pc.set_between_bodies(true, &radius);
+        pc.set_enabled(0, self_on, &RADIUS);
+        pc.set_between_bodies(true, &RADIUS);
+        (pc, z)
+    }
+
+    #[test]
+    fn an_entry_that_nears_another_body_while_the_lists_hold_does_not_walk_the_hash() {
+        // The two bodies 0.03 apart in x: no entry can touch the other
+        // body. Body 0 self-collides, so the substeps are never idle.
+        let (radius, inv_mass) = (RADIUS, [1.0; 4]);
+        let (mut pc, z) = two_bodies(true);
         // Body 0 at x = a, body 1 at x = b.
         let at = |a: f32, b: f32| vec![Vec3::X * a, Vec3::X * a + z, Vec3::X * b, Vec3::X * b + z];
         let substep = |pc: &mut ParticleContacts, now: Vec<Vec3>, step: Vec3| {
@@ -538,16 +547,11 @@ mod tests {
 
     #[test]
     fn bodies_farther_apart_than_the_cell_push_nothing_and_skip_the_lists() {
-        // Two bodies of two particles (cell 0.02), moved toward each other
-        // along x and y: a substep is idle exactly when no entry is near
-        // the other body, whatever the axis.
-        let radius = [0.01; 4];
+        // The two bodies moved toward each other along x and y: a substep
+        // is idle exactly when no entry is near the other body, whatever
+        // the axis.
         let inv_mass = [1.0; 4];
-        let mut pc = ParticleContacts::default();
-        let z = Vec3::new(0.0, 0.0, 0.05);
-        pc.set_rest_shape(0, 0, vec![Vec3::ZERO, z]);
-        pc.set_rest_shape(1, 2, vec![Vec3::ZERO, z]);
-        pc.set_between_bodies(true, &radius);
+        let (mut pc, z) = two_bodies(false);
         let mut idle_seen = [false; 2];
         for step in 0..80 {
             let gap = 0.06 - 0.001 * step as f32;
@@ -571,7 +575,7 @@ mod tests {
         pc.pos.copy_from_slice(&nan);
         assert!(!pc.bound());
         // Nor is a substep where a body self-collides.
-        pc.set_enabled(0, true, &radius);
+        pc.set_enabled(0, true, &RADIUS);
         let far = [Vec3::ZERO, z, Vec3::X, Vec3::X + z];
         pc.pos.copy_from_slice(&far);
         assert!(!pc.bound());
