@@ -87,7 +87,7 @@ pub(crate) struct ParticleContacts {
     pub anchors: Anchors,
     /// Some entry's body self-collides.
     some_self_on: bool,
-    /// No entry can be pushed this substep ([`ParticleContacts::build`]):
+    /// No entry can be pushed this substep ([`ParticleContacts::bound`]):
     /// none self-collides, every position is finite, and the bodies'
     /// boxes lie more than the cell apart.
     pub idle: bool,
@@ -497,8 +497,8 @@ mod tests {
     /// distance and cell 0.02.
     const RADIUS: [f32; 4] = [0.01; 4];
 
-    /// Two bodies of two particles 5 cm apart in z, colliding with each
-    /// other; body 0 self-collides when `self_on`.
+    /// Two bodies, each of two particles 5 cm apart in z (returned),
+    /// colliding with each other; body 0 self-collides when `self_on`.
     fn two_bodies(self_on: bool) -> (ParticleContacts, Vec3) {
         let mut pc = ParticleContacts::default();
         let z = Vec3::new(0.0, 0.0, 0.05);
