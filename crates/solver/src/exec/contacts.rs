@@ -279,10 +279,9 @@ impl RawSheets {
         // barrier of the listed triangles' shapes, each listed once), in a
         // gathering substep of the triangles' anchor boxes (read only
         // after the barrier that ends them), then of the probes (their
-        // results and candidate slots); thread 0
-        // alone builds and sorts the hash and notes whether a probe
-        // searches it while the others wait at a barrier; each
-        // thread adds corners' moves only into the
+        // results and candidate slots); thread 0 alone builds and sorts
+        // the hash and notes whether a probe searches it while the others
+        // wait at a barrier; each thread adds corners' moves only into the
         // `gathered` slots of its own share of the particles, after the
         // barrier that ends the probes.
         unsafe {

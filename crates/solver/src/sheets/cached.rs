@@ -135,7 +135,7 @@ impl Candidates {
     /// 2 MB bound).
     #[inline(always)]
     pub fn boxes_first(&self) -> bool {
-        cfg!(not(target_arch = "wasm32")) && self.many_probes
+        !cfg!(target_family = "wasm") && self.many_probes
     }
 
     /// The triangles the lists hold, in order (see

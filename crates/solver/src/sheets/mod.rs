@@ -328,10 +328,9 @@ impl Sheets {
 
     /// Decides whether the candidates still hold (`cached`) and sizes each
     /// body's hash; notes in `walked` whether some probe walks the hash
-    /// this substep, which then has to be sorted
-    /// ([`Sheets::sort`], once every [`Shape`] is set). One thread, after
-    /// every `far` is set. A cell
-    /// must be at least the largest distance from a centroid to its
+    /// this substep, which then has to be sorted ([`Sheets::sort`], once
+    /// every [`Shape`] is set). One thread, after every `far` is set. A
+    /// cell must be at least the largest distance from a centroid to its
     /// corners plus the largest contact distance, so that a particle
     /// touching a triangle is within one cell of its centroid: it is kept
     /// from the last substep and grown when a stretched triangle needs
